@@ -1,0 +1,563 @@
+/**
+ * The single table of endpoint facts for API v1: methods, paths, every query
+ * parameter and body field with type, bounds and allowed values, and the
+ * assumptions each endpoint rests on. The node builds its fields and requests
+ * from it, the sandbox validates against it, and the tests and the OpenAPI
+ * document are checked against it.
+ */
+import type { AssumptionId } from './assumptions';
+
+export const LIMITS = {
+	pageSizeMax: 200,
+	pageSizeDefault: 50,
+	idsMax: 200,
+	ccEmailMax: 10,
+	ratePerMinute: 120, // per key owner (A17)
+	signedLinkTtlMs: 60 * 60 * 1000, // 1 hour (A16)
+	photoMaxBytes: 10 * 1024 * 1024,
+	documentMaxBytes: 10 * 1024 * 1024,
+	reportMaxBytes: 25 * 1024 * 1024,
+} as const;
+
+/** Allowed file extensions and the content types that match each (upload rules). */
+const IMAGE_TYPES = {
+	jpg: ['image/jpeg'],
+	jpeg: ['image/jpeg'],
+	png: ['image/png'],
+	gif: ['image/gif'],
+	webp: ['image/webp'],
+} as const;
+const OFFICE_TYPES = {
+	pdf: ['application/pdf'],
+	doc: ['application/msword'],
+	docx: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+	xls: ['application/vnd.ms-excel'],
+	xlsx: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+	jpg: IMAGE_TYPES.jpg,
+	png: IMAGE_TYPES.png,
+	gif: IMAGE_TYPES.gif,
+} as const;
+
+export type FileRule = {
+	maxBytes: number;
+	types: Readonly<Record<string, readonly string[]>>;
+};
+
+export const FILE_RULES = {
+	photo: { maxBytes: LIMITS.photoMaxBytes, types: IMAGE_TYPES },
+	report: { maxBytes: LIMITS.reportMaxBytes, types: OFFICE_TYPES },
+	document: {
+		maxBytes: LIMITS.documentMaxBytes,
+		types: {
+			...OFFICE_TYPES,
+			txt: ['text/plain'],
+			csv: ['text/csv'],
+			webp: IMAGE_TYPES.webp,
+		},
+	},
+} as const satisfies Record<'photo' | 'report' | 'document', FileRule>;
+
+export const CONTACT_ROLES = [
+	'Customer',
+	'Buyer Agent',
+	'Listing Agent',
+	'Sub Contractor',
+	'Insurance Agent',
+	'Lender',
+	'Builder',
+	'Transaction Coordinator',
+	'Attorney',
+	'Title Company',
+	'Others',
+] as const;
+
+/** `role` filter values: the two groups plus every exact role. */
+export const CONTACT_ROLE_FILTERS = ['agent', 'client', ...CONTACT_ROLES] as const;
+
+export const INSPECTION_STATUSES = ['draft', 'waiting', 'review', 'confirmed', 'canceled'] as const;
+export const REPORT_STATUSES = ['na', 'pending', 'partial', 'published'] as const;
+export const ATTACHMENT_KINDS = ['report', 'document'] as const;
+
+/** A14: the events the sandbox sends, and the webhook trigger filters on. */
+export const WEBHOOK_EVENTS = [
+	'inspection.confirmed',
+	'inspection.rescheduled',
+	'inspection.canceled',
+	'inspection.published',
+	'contact.changed',
+] as const;
+
+/** A14: where a webhook payload carries its event name and its record id, in order of preference. */
+export const WEBHOOK_PAYLOAD_KEYS = {
+	event: ['event', 'type', 'kind'],
+	recordId: ['data.id', 'id', 'inspection_id', 'contact_id'],
+} as const;
+
+/**
+ * Wire types. `id-list` is a comma-separated list of ids (at most LIMITS.idsMax);
+ * `string-array` is repeated (`tag=a&tag=b`, D3); `timestamp` is an ISO 8601
+ * date or date-time; `sort` is a field name from `sortFields`, `-` for descending.
+ */
+export type ParamType =
+	| 'string'
+	| 'uuid'
+	| 'id-list'
+	| 'string-array'
+	| 'integer'
+	| 'boolean'
+	| 'enum'
+	| 'timestamp'
+	| 'cursor'
+	| 'sort';
+
+export interface QueryParam {
+	name: string;
+	type: ParamType;
+	label: string;
+	description: string;
+	min?: number;
+	max?: number;
+	default?: number;
+	maxItems?: number;
+	values?: readonly string[];
+	assumption?: AssumptionId;
+}
+
+export type FieldType =
+	| 'string'
+	| 'email'
+	| 'email-list'
+	| 'country'
+	| 'date'
+	| 'uuid'
+	| 'uuid-array'
+	| 'string-array'
+	| 'string-map'
+	| 'boolean'
+	| 'enum'
+	| 'file';
+
+export interface BodyField {
+	name: string;
+	type: FieldType;
+	label: string;
+	description: string;
+	required?: boolean;
+	nullable: boolean;
+	maxItems?: number;
+	values?: readonly string[];
+}
+
+export interface Endpoint {
+	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+	path: string;
+	summary: string;
+	/** Path placeholders, in order; an unknown id answers 404 (A5). */
+	pathParams: readonly string[];
+	query: readonly QueryParam[];
+	body?: {
+		encoding: 'json' | 'multipart';
+		schema: string;
+		fields: readonly BodyField[];
+		/** Mutually exclusive pairs: sending both is a 400. */
+		exclusive?: readonly (readonly [string, string])[];
+	};
+	/** For list endpoints: the record schema and the id-list parameter used for Get (A2). */
+	list?: { record: string; idsParam?: 'ids' | 'contact_ids'; sortFields?: readonly string[] };
+	response: { status: 200 | 201; schema: string };
+	assumptions: readonly AssumptionId[];
+}
+
+const CURSOR: QueryParam = {
+	name: 'cursor',
+	type: 'cursor',
+	label: 'Cursor',
+	description: 'The next_cursor of the previous page',
+};
+const LIMIT: QueryParam = {
+	name: 'limit',
+	type: 'integer',
+	label: 'Limit',
+	description: 'Page size',
+	min: 1,
+	max: LIMITS.pageSizeMax,
+	default: LIMITS.pageSizeDefault,
+};
+const PAGING = [CURSOR, LIMIT] as const;
+
+const ids = (what: string): QueryParam => ({
+	name: 'ids',
+	type: 'id-list',
+	label: 'IDs',
+	description: `Comma-separated ${what} IDs, up to ${LIMITS.idsMax}; unknown IDs are left out`,
+	maxItems: LIMITS.idsMax,
+});
+const updatedSince = (what: string): QueryParam => ({
+	name: 'updated_since',
+	type: 'timestamp',
+	label: 'Updated Since',
+	description: `Only ${what} created or changed at or after this time`,
+	assumption: 'A11',
+});
+const sort = (fields: readonly string[], assumption?: AssumptionId): QueryParam => ({
+	name: 'sort',
+	type: 'sort',
+	label: 'Sort',
+	description: 'Field to sort by; default order is by ID',
+	values: fields,
+	assumption,
+});
+const boolParam = (name: string, label: string, description: string): QueryParam => ({
+	name,
+	type: 'boolean',
+	label,
+	description,
+});
+const kindParam: QueryParam = {
+	name: 'kind',
+	type: 'enum',
+	label: 'Kind',
+	description: 'Additional report or additional document',
+	values: ATTACHMENT_KINDS,
+};
+const visibleToClient = boolParam(
+	'visible_to_client',
+	'Visible to Client',
+	'Whether to list only client-visible attachments (true) or only inspector-only documents (false)',
+);
+
+const CONTACT_SORT_FIELDS = ['first_name', 'last_name', 'agency_name', 'created_at', 'updated_at'] as const;
+const INSPECTION_SORT_FIELDS = ['scheduled_for', 'ends_at', 'created_at', 'updated_at', 'canceled_at'] as const; // D1
+
+const text = (name: string, label: string, description = ''): BodyField => ({
+	name,
+	type: 'string',
+	label,
+	description,
+	nullable: true,
+});
+
+/** ContactCreate's optional fields; ContactUpdate has the same set with none required. */
+const CONTACT_FIELDS: readonly BodyField[] = [
+	{ name: 'first_name', type: 'string', label: 'First Name', description: '', nullable: false },
+	{ name: 'email', type: 'email', label: 'Email', description: '', nullable: false },
+	text('last_name', 'Last Name'),
+	{
+		name: 'cc_email',
+		type: 'email-list',
+		label: 'CC Email',
+		description: `Comma-separated CC addresses, up to ${LIMITS.ccEmailMax}`,
+		nullable: true,
+		maxItems: LIMITS.ccEmailMax,
+	},
+	text('phone', 'Phone'),
+	text('business_name', 'Business Name'),
+	text(
+		'agency_name',
+		'Agency Name',
+		"A name matching one of the organization's agencies links the contact to it; Agency takes precedence",
+	),
+	text('address', 'Address'),
+	text('address_line2', 'Address Line 2'),
+	text('city', 'City'),
+	text('state', 'State'),
+	text('zip', 'ZIP'),
+	{ name: 'country', type: 'country', label: 'Country', description: 'ISO 3166 alpha-2 code', nullable: true },
+	{ name: 'birthday', type: 'date', label: 'Birthday', description: 'A date (YYYY-MM-DD)', nullable: true },
+	text('website', 'Website'),
+	{ name: 'social', type: 'string-map', label: 'Social', description: 'Network name to profile link', nullable: true },
+	text('notes', 'Notes'),
+	{ name: 'agency_id', type: 'uuid', label: 'Agency', description: 'Linked agency; takes precedence over Agency Name', nullable: true },
+	{
+		name: 'uses_agency_address',
+		type: 'boolean',
+		label: 'Uses Agency Address',
+		description: "Whether the contact's address follows the agency's address",
+		nullable: true,
+	},
+	{
+		name: 'tag_ids',
+		type: 'uuid-array',
+		label: 'Tag IDs',
+		description: "Replaces the contact's tags with these IDs; an empty list removes all tags",
+		nullable: true,
+	},
+	{
+		name: 'tags',
+		type: 'string-array',
+		label: 'Tags',
+		description: "Replaces the contact's tags with these names (case-insensitive); tags must exist",
+		nullable: true,
+	},
+];
+
+const TAG_EXCLUSIVE = [['tags', 'tag_ids']] as const;
+
+export const ENDPOINTS = {
+	listContacts: {
+		method: 'GET',
+		path: '/v1/contacts',
+		summary: 'List contacts',
+		pathParams: [],
+		query: [
+			ids('contact'),
+			{
+				name: 'role',
+				type: 'enum',
+				label: 'Role',
+				description: 'agent (Buyer or Listing Agent), client (Customer), or an exact role',
+				values: CONTACT_ROLE_FILTERS,
+			},
+			{ name: 'tag_id', type: 'uuid', label: 'Tag ID', description: 'Only contacts with this tag' },
+			{
+				name: 'tag',
+				type: 'string-array',
+				label: 'Tag Names',
+				description: 'Contacts with any of these tag names, case-insensitive',
+			},
+			{ name: 'agency_id', type: 'uuid', label: 'Agency', description: 'Only contacts linked to this agency' },
+			{ name: 'email', type: 'string', label: 'Email', description: 'Exact match, case-insensitive' },
+			{
+				name: 'search',
+				type: 'string',
+				label: 'Search',
+				description: 'Name, email, or phone (3 or more digits) contains',
+			},
+			updatedSince('contacts'),
+			sort(CONTACT_SORT_FIELDS, 'A12'),
+			...PAGING,
+		],
+		list: { record: 'Contact', idsParam: 'ids', sortFields: CONTACT_SORT_FIELDS },
+		response: { status: 200, schema: 'ContactList' },
+		assumptions: ['A2', 'A11', 'A12'],
+	},
+	createContact: {
+		method: 'POST',
+		path: '/v1/contacts',
+		summary: 'Create a contact',
+		pathParams: [],
+		query: [],
+		body: {
+			encoding: 'json',
+			schema: 'ContactCreate',
+			fields: CONTACT_FIELDS.map((f) =>
+				f.name === 'first_name' || f.name === 'email' ? { ...f, required: true } : f,
+			),
+			exclusive: TAG_EXCLUSIVE,
+		},
+		response: { status: 201, schema: 'Contact' },
+		assumptions: ['A3'],
+	},
+	updateContact: {
+		method: 'PATCH',
+		path: '/v1/contacts/{contact_id}',
+		summary: 'Update a contact',
+		pathParams: ['contact_id'],
+		query: [],
+		body: { encoding: 'json', schema: 'ContactUpdate', fields: CONTACT_FIELDS, exclusive: TAG_EXCLUSIVE },
+		response: { status: 200, schema: 'Contact' },
+		assumptions: ['A4', 'A5'],
+	},
+	uploadContactPhoto: {
+		method: 'POST',
+		path: '/v1/contacts/{contact_id}/photo',
+		summary: "Upload or replace a contact's photo",
+		pathParams: ['contact_id'],
+		query: [],
+		body: {
+			encoding: 'multipart',
+			schema: 'ContactPhotoUpload',
+			fields: [
+				{
+					name: 'file',
+					type: 'file',
+					label: 'File',
+					description: 'jpg, jpeg, png, gif or webp; up to 10 MB',
+					required: true,
+					nullable: false,
+				},
+			],
+		},
+		response: { status: 200, schema: 'Contact' },
+		assumptions: ['A5', 'A19', 'A20'],
+	},
+	deleteContactPhoto: {
+		method: 'DELETE',
+		path: '/v1/contacts/{contact_id}/photo',
+		summary: "Remove a contact's photo (idempotent)",
+		pathParams: ['contact_id'],
+		query: [],
+		response: { status: 200, schema: 'Contact' },
+		assumptions: ['A5', 'A19'],
+	},
+	listContactStats: {
+		method: 'GET',
+		path: '/v1/contacts/stats',
+		summary: 'List inspection counts and revenue per contact',
+		pathParams: [],
+		query: [
+			{
+				name: 'contact_ids',
+				type: 'id-list',
+				label: 'Contact IDs',
+				description: `Comma-separated contact IDs, up to ${LIMITS.idsMax}`,
+				maxItems: LIMITS.idsMax,
+				assumption: 'A8',
+			},
+			{
+				name: 'from',
+				type: 'timestamp',
+				label: 'From',
+				description: 'Count inspections scheduled at or after this time',
+				assumption: 'A8',
+			},
+			{
+				name: 'to',
+				type: 'timestamp',
+				label: 'To',
+				description: 'Count inspections scheduled before this time',
+				assumption: 'A8',
+			},
+			...PAGING,
+		],
+		list: { record: 'ContactStats', idsParam: 'contact_ids' },
+		response: { status: 200, schema: 'ContactStatsList' },
+		assumptions: ['A8', 'D4', 'D6'],
+	},
+	listTags: {
+		method: 'GET',
+		path: '/v1/tags',
+		summary: 'List tags',
+		pathParams: [],
+		query: [...PAGING],
+		list: { record: 'Tag' },
+		response: { status: 200, schema: 'TagList' },
+		assumptions: ['A10', 'D4'],
+	},
+	listAgencies: {
+		method: 'GET',
+		path: '/v1/agencies',
+		summary: 'List agencies',
+		pathParams: [],
+		query: [ids('agency'), ...PAGING],
+		list: { record: 'Agency', idsParam: 'ids' },
+		response: { status: 200, schema: 'AgencyList' },
+		assumptions: ['A2', 'A10', 'D4'],
+	},
+	listInspections: {
+		method: 'GET',
+		path: '/v1/inspections',
+		summary: 'List inspections',
+		pathParams: [],
+		query: [
+			{ ...ids('inspection'), description: `${ids('inspection').description}; also returns canceled inspections` },
+			updatedSince('inspections'),
+			boolParam('include_deleted', 'Include Deleted', 'Whether to also return deleted inspections (deleted: true)'),
+			boolParam('include_canceled', 'Include Canceled', 'Whether to also return canceled inspections'),
+			sort(INSPECTION_SORT_FIELDS, 'A12'),
+			...PAGING,
+		],
+		list: { record: 'Inspection', idsParam: 'ids', sortFields: INSPECTION_SORT_FIELDS },
+		response: { status: 200, schema: 'InspectionList' },
+		assumptions: ['A2', 'A11', 'A12', 'D1'],
+	},
+	listEvents: {
+		method: 'GET',
+		path: '/v1/events',
+		summary: 'List inspection events (appointments)',
+		pathParams: [],
+		query: [
+			{
+				name: 'inspection_id',
+				type: 'uuid',
+				label: 'Inspection ID',
+				description: 'Only events of this inspection',
+				assumption: 'A9',
+			},
+			{ ...ids('event'), assumption: 'A9' },
+			{ ...updatedSince('events'), assumption: 'A9' },
+			...PAGING,
+		],
+		list: { record: 'Event', idsParam: 'ids' },
+		response: { status: 200, schema: 'EventList' },
+		assumptions: ['A9', 'D4'],
+	},
+	listInspectionAttachments: {
+		method: 'GET',
+		path: '/v1/inspections/{inspection_id}/attachments',
+		summary: "List an inspection's attachments",
+		pathParams: ['inspection_id'],
+		query: [kindParam, visibleToClient, ...PAGING],
+		list: { record: 'Attachment' },
+		response: { status: 200, schema: 'AttachmentList' },
+		assumptions: ['A5', 'D5'],
+	},
+	listAttachments: {
+		method: 'GET',
+		path: '/v1/attachments',
+		summary: 'List attachments account-wide, newest change first',
+		pathParams: [],
+		query: [
+			updatedSince('attachments'),
+			kindParam,
+			visibleToClient,
+			{ name: 'inspection_id', type: 'uuid', label: 'Inspection ID', description: 'Only attachments of this inspection' },
+			...PAGING,
+		],
+		list: { record: 'Attachment' },
+		response: { status: 200, schema: 'AttachmentList' },
+		assumptions: ['A11', 'D4', 'D5'],
+	},
+	uploadAttachment: {
+		method: 'POST',
+		path: '/v1/inspections/{inspection_id}/attachments',
+		summary: 'Upload an additional report or document',
+		pathParams: ['inspection_id'],
+		query: [],
+		body: {
+			encoding: 'multipart',
+			schema: 'AttachmentUpload',
+			fields: [
+				{ ...kindParam, type: 'enum', required: true, nullable: false },
+				{
+					name: 'file',
+					type: 'file',
+					label: 'File',
+					description: 'Required for a document; optional for a report',
+					nullable: false,
+				},
+				{ name: 'name', type: 'string', label: 'Name', description: 'Required for a report', nullable: false },
+				{
+					name: 'description',
+					type: 'string',
+					label: 'Description',
+					description: 'Report description; may contain a link',
+					nullable: false,
+				},
+				{
+					name: 'internal_only',
+					type: 'boolean',
+					label: 'Internal Only',
+					description: 'Documents only: whether to keep the document inspector-only',
+					nullable: false,
+				},
+			],
+		},
+		response: { status: 201, schema: 'Attachment' },
+		assumptions: ['A5', 'A20'],
+	},
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointKey = keyof typeof ENDPOINTS;
+
+/** A16: signed links are served from here by the sandbox, and never get the API key. */
+export const SIGNED_LINK_FIELDS = ['url', 'photo_url', 'cover_photo_url'] as const;
+
+/** Substitute `{placeholders}` in an endpoint path, encoding each value. */
+export function endpointPath(key: EndpointKey, params: Record<string, string> = {}): string {
+	return ENDPOINTS[key].path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+		const value = params[name];
+		if (value === undefined) throw new Error(`Missing path parameter ${name}`);
+		return encodeURIComponent(value);
+	});
+}
