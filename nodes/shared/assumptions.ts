@@ -33,6 +33,11 @@ export const ASSUMPTIONS = {
 	D5: 'The account-wide attachment list and the per-inspection list both take cursor and limit (the spec says all lists paginate).',
 	D6: 'Contact-stats revenue is the sum of price.quote over the contact’s non-canceled, non-deleted inspections in the window.',
 	D7: 'Sandbox rate limit: a sliding 60-second window per key owner; Retry-After is the whole seconds until a slot frees.',
+	D8: 'Sanitized file names: a path is dropped, spaces become underscores, accents lose their marks, only letters, digits, dot, underscore and hyphen stay; leading dots go; an empty stem becomes file.',
+	D9: 'A deleted inspection is gone from paths: its attachment list and attachment uploads answer 404, like an unknown id (A5).',
+	D10: 'internal_only on a report upload answers 400 naming it (documents only); a document may carry name (default: its file name) and description; any multipart part outside AttachmentUpload answers 400.',
+	D11: 'Query values: ids in an id list must be uuids; an empty value, or a repeated non-array parameter, is a 400 naming it; a date-time without a zone is UTC.',
+	D12: 'A contact write that changes nothing keeps updated_at and sends no contact.changed; agency_id null unlinks and keeps any agency_name sent as plain text.',
 } as const;
 
 export type AssumptionId = keyof typeof ASSUMPTIONS;

@@ -1,0 +1,17 @@
+import type { IVersionedNodeType } from 'n8n-workflow';
+import { VersionedNodeType } from 'n8n-workflow';
+
+import { InspectionBusinessV1 } from './v1/InspectionBusinessV1.node';
+
+/**
+ * Versioned from the start, so a breaking change becomes v2 beside v1 instead
+ * of changing workflows built on v1. The base description is v1's own.
+ */
+export class InspectionBusiness extends VersionedNodeType {
+	constructor() {
+		const v1 = new InspectionBusinessV1();
+		const { displayName, name, icon, group, description } = v1.description;
+		const nodeVersions: IVersionedNodeType['nodeVersions'] = { 1: v1 };
+		super(nodeVersions, { displayName, name, icon, group, description, defaultVersion: 1 });
+	}
+}

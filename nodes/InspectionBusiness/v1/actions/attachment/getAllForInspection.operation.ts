@@ -1,0 +1,8 @@
+import { listOperation } from '../../helpers/operations';
+
+export const { description, execute, endpoint } = listOperation({
+	resource: 'attachment',
+	operation: 'getAllForInspection',
+	endpoint: 'listInspectionAttachments',
+	pathParamDescription: 'The inspection whose additional reports and documents to list',
+});

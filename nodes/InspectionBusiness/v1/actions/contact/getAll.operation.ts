@@ -1,0 +1,7 @@
+import { listOperation } from '../../helpers/operations';
+
+export const { description, execute, endpoint } = listOperation({
+	resource: 'contact',
+	operation: 'getAll',
+	endpoint: 'listContacts',
+});

@@ -1,0 +1,46 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Operation } from '../../helpers/operations';
+import * as create from './create.operation';
+import * as deletePhoto from './deletePhoto.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as update from './update.operation';
+import * as uploadPhoto from './uploadPhoto.operation';
+
+export const operations = { create, deletePhoto, get, getAll, update, uploadPhoto } satisfies Record<string, Operation>;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['contact'] } },
+		options: [
+			{ name: 'Create', value: 'create', description: 'Create a contact', action: 'Create a contact' },
+			{
+				name: 'Delete Photo',
+				value: 'deletePhoto',
+				description: 'Remove the photo of a contact',
+				action: 'Delete the photo of a contact',
+			},
+			{ name: 'Get', value: 'get', description: 'Get a contact by ID', action: 'Get a contact' },
+			{ name: 'Get Many', value: 'getAll', description: 'Get many contacts', action: 'Get many contacts' },
+			{ name: 'Update', value: 'update', description: 'Update a contact', action: 'Update a contact' },
+			{
+				name: 'Upload Photo',
+				value: 'uploadPhoto',
+				description: 'Upload or replace the photo of a contact',
+				action: 'Upload a photo for a contact',
+			},
+		],
+		default: 'get',
+	},
+	...create.description,
+	...deletePhoto.description,
+	...get.description,
+	...getAll.description,
+	...update.description,
+	...uploadPhoto.description,
+];

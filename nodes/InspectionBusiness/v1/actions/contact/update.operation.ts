@@ -1,0 +1,52 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { EndpointKey } from '../../../../shared/endpoints';
+import { bodyCollection, bodyField, fieldsToClear, pathIdField } from '../../../../shared/fields';
+import { apiRequest } from '../../../../shared/transport';
+import { assertNoExclusiveConflict } from '../../helpers/contactBody';
+import { forEachItem } from '../../helpers/execution';
+import { bodyValues, clearedValue } from '../../helpers/values';
+
+export const endpoint: EndpointKey = 'updateContact';
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['update'] } }, [
+	pathIdField('contact_id', 'The contact to update'),
+	bodyCollection(endpoint, {
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		description: 'Fields to change; the others stay as they are. An empty value changes nothing: use Fields to Clear.',
+	}),
+	fieldsToClear(endpoint),
+]);
+
+const labelOf = (name: string) => bodyField(endpoint, name).label;
+
+/**
+ * PATCH sends only what changes: the Update Fields that are set, and null (or
+ * an empty tag list) for each of Fields to Clear. Everything else is left as is.
+ */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
+		const body = bodyValues(endpoint, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+		for (const name of this.getNodeParameter('fieldsToClear', itemIndex, []) as string[]) {
+			if (name in body) {
+				throw new NodeOperationError(this.getNode(), `${labelOf(name)} is both set and cleared`, {
+					itemIndex,
+					description: `Remove ${labelOf(name)} from Update Fields or from Fields to Clear.`,
+				});
+			}
+			body[name] = clearedValue(endpoint, name);
+		}
+		if (Object.keys(body).length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+				itemIndex,
+				description: 'Add a field to Update Fields, or pick one in Fields to Clear.',
+			});
+		}
+		assertNoExclusiveConflict(this, endpoint, body, itemIndex);
+		const contact = (await apiRequest.call(this, endpoint, { pathParams: { contact_id: contactId }, body })) as IDataObject;
+		return [{ json: contact, pairedItem: { item: itemIndex } }];
+	});
+}

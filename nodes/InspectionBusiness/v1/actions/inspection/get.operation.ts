@@ -1,0 +1,13 @@
+import { simplifyInspection } from '../../helpers/simplify';
+import { getOperation } from '../../helpers/operations';
+
+/** Reads by ids, which also returns canceled inspections; deleted ones need include_deleted. */
+export const { description, execute, endpoint, queryScope } = getOperation({
+	resource: 'inspection',
+	endpoint: 'listInspections',
+	record: 'Inspection',
+	options: ['include_deleted'],
+	simplify: simplifyInspection,
+	notFoundHint:
+		'No inspection with this ID exists in the account of this credential. A deleted inspection is found only with the Include Deleted option.',
+});

@@ -1,0 +1,32 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Operation } from '../helpers/operations';
+import * as agency from './agency';
+import * as attachment from './attachment';
+import * as contact from './contact';
+import * as contactStats from './contactStats';
+import * as inspection from './inspection';
+import * as inspectionEvent from './inspectionEvent';
+import * as tag from './tag';
+
+/** Every resource's operations by value; the field map reads it too. */
+export const resources: Record<string, Record<string, Operation>> = {
+	agency: agency.operations,
+	attachment: attachment.operations,
+	contact: contact.operations,
+	contactStats: contactStats.operations,
+	inspection: inspection.operations,
+	inspectionEvent: inspectionEvent.operations,
+	tag: tag.operations,
+};
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const handler = Object.hasOwn(resources, resource) ? resources[resource][operation] : undefined;
+	if (!handler) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+	return [await handler.execute.call(this, this.getInputData())];
+}

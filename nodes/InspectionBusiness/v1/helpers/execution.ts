@@ -1,0 +1,71 @@
+/**
+ * Item-level error handling shared by every operation: errors carry the index
+ * of the item that caused them, and continue-on-fail turns them into error
+ * items (with pairedItem) instead of stopping the node.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { isUuid } from '../../../shared/validation';
+
+export type ItemError = NodeApiError | NodeOperationError;
+
+/** Tags a transport or parameter error with the item it belongs to; wraps anything else. */
+export function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+export function errorItem(error: ItemError, itemIndex: number): INodeExecutionData {
+	const json = error.description
+		? { error: error.message, description: error.description }
+		: { error: error.message };
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Runs `run` for each input item and concatenates what it returns. A failing
+ * item either stops the node (error tagged with its index) or, with
+ * continue-on-fail, becomes an error item; records of a failed item are dropped.
+ */
+export async function forEachItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	run: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			for (const item of await run(itemIndex)) output.push(item);
+		} catch (error) {
+			const failure = itemError(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw failure;
+			output.push(errorItem(failure, itemIndex));
+		}
+	}
+	return output;
+}
+
+/**
+ * Reads an ID parameter and checks it is a UUID, naming the field if not. Get
+ * checks each item's ID this way before the batch, so one bad ID fails only
+ * its own item.
+ */
+export function uuidParameter(
+	ctx: IExecuteFunctions,
+	parameter: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = String(ctx.getNodeParameter(parameter, itemIndex, '')).trim();
+	if (!isUuid(value)) {
+		throw new NodeOperationError(ctx.getNode(), `${label}: "${value}" is not a valid ID`, {
+			itemIndex,
+			description: 'IDs are UUIDs such as 3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a. Check the value or the expression that sets it.',
+		});
+	}
+	return value;
+}

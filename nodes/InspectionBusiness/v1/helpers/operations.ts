@@ -1,0 +1,143 @@
+/**
+ * The two read shapes most resources share, built from the endpoint table:
+ * Get Many (one list per input item) and Get (all input items batched by ID).
+ * Each `<op>.operation.ts` instantiates one of these, or writes its own.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ENDPOINTS } from '../../../shared/endpoints';
+import type { EndpointKey } from '../../../shared/endpoints';
+import {
+	filtersCollection,
+	pathIdField,
+	queryParam,
+	queryProperty,
+	recordIdField,
+	returnAllFields,
+	simplifyField,
+	sortFields,
+} from '../../../shared/fields';
+import { forEachItem } from './execution';
+import { getRecords } from './get';
+import { idsParamOf, listRecords } from './list';
+import { filterValues, sortValue } from './values';
+
+export interface Operation {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+	/** The endpoint the operation calls; its table entry lists the operation's wire fields. */
+	endpoint: EndpointKey;
+	/** The query parameters the operation exposes, when it does not expose them all. */
+	queryScope?: readonly string[];
+}
+
+type Simplify = (record: IDataObject) => IDataObject;
+
+const show = (resource: string, operation: string) => ({ show: { resource: [resource], operation: [operation] } });
+
+export function listOperation(config: {
+	resource: string;
+	operation: string;
+	endpoint: EndpointKey;
+	/** What the endpoint's path placeholders are, e.g. the inspection whose attachments are listed. */
+	pathParamDescription?: string;
+	simplify?: Simplify;
+}): Operation {
+	const { endpoint, simplify } = config;
+	const pathNames = ENDPOINTS[endpoint].pathParams;
+	const filters = filtersCollection(endpoint);
+	const hasFilters = (filters.options ?? []).length > 0;
+	const sortable = ENDPOINTS[endpoint].query.some((p) => p.name === 'sort');
+	const properties: INodeProperties[] = [
+		...pathNames.map((name) => pathIdField(name, config.pathParamDescription ?? '')),
+		...returnAllFields,
+		...(simplify ? [simplifyField] : []),
+		...(hasFilters ? [filters] : []),
+		...(sortable ? sortFields(endpoint) : []),
+	];
+
+	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		return await forEachItem(this, items, async (itemIndex) => {
+			const pathParams = Object.fromEntries(
+				pathNames.map((name) => [name, this.getNodeParameter(name, itemIndex) as string]),
+			);
+			const query = hasFilters
+				? filterValues(endpoint, this.getNodeParameter('filters', itemIndex, {}) as IDataObject)
+				: {};
+			if (sortable) {
+				const sort = sortValue(
+					this.getNodeParameter('sort', itemIndex, '') as string,
+					this.getNodeParameter('sortDirection', itemIndex, 'asc') as string,
+				);
+				if (sort) query.sort = sort;
+			}
+			const records = await listRecords.call(this, endpoint, itemIndex, { pathParams, query });
+			const shape = simplify && (this.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplify : undefined;
+			return records.map((record) => ({ json: shape ? shape(record) : record, pairedItem: { item: itemIndex } }));
+		});
+	}
+
+	return {
+		description: updateDisplayOptions(show(config.resource, config.operation), properties),
+		execute,
+		endpoint,
+	};
+}
+
+export function getOperation(config: {
+	resource: string;
+	endpoint: EndpointKey;
+	/** The record's name, e.g. "Contact". */
+	record: string;
+	/** List query parameters offered as Options, e.g. include_deleted. */
+	options?: readonly string[];
+	simplify?: Simplify;
+	notFoundHint: string;
+}): Operation {
+	const { endpoint, simplify } = config;
+	const idsParam = idsParamOf(endpoint);
+	if (!idsParam) throw new Error(`Endpoint table: ${endpoint} cannot be read by IDs`);
+	const optionNames = config.options ?? [];
+	const properties: INodeProperties[] = [
+		recordIdField(config.record),
+		...(simplify ? [simplifyField] : []),
+		...(optionNames.length
+			? [
+					{
+						displayName: 'Options',
+						name: 'options',
+						type: 'collection' as const,
+						placeholder: 'Add Option',
+						default: {},
+						options: optionNames.map((name) => queryProperty(queryParam(endpoint, name))),
+					},
+				]
+			: []),
+	];
+
+	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		return await getRecords.call(this, items, {
+			endpoint,
+			record: config.record,
+			notFoundHint: config.notFoundHint,
+			query: optionNames.length
+				? function (this: IExecuteFunctions, itemIndex: number) {
+						return filterValues(endpoint, this.getNodeParameter('options', itemIndex, {}) as IDataObject);
+					}
+				: undefined,
+			shape: simplify
+				? function (this: IExecuteFunctions, itemIndex: number, record: IDataObject) {
+						return (this.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplify(record) : record;
+					}
+				: undefined,
+		});
+	}
+
+	return {
+		description: updateDisplayOptions(show(config.resource, 'get'), properties),
+		execute,
+		endpoint,
+		queryScope: [idsParam, ...optionNames],
+	};
+}

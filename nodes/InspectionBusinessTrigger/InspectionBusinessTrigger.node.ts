@@ -1,0 +1,120 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { isPollEvent, type PollEvent, watchedResources } from './core/events';
+import { runPoll } from './core/poll';
+import { pickSample } from './core/sample';
+import { apiSource, newestRecords } from './source';
+
+const MINUTE = 60_000;
+
+/** Assumed when the n8n instance predates IPollFunctions.getPollBudgetMs (n8n-core's own default). */
+const FALLBACK_BUDGET_MS = 5 * MINUTE;
+
+export class InspectionBusinessTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Inspection Business Trigger',
+		name: 'inspectionBusinessTrigger',
+		icon: { light: 'file:../../icons/inspection-business.svg', dark: 'file:../../icons/inspection-business.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when contacts, inspections or attachments change, by polling the API',
+		defaults: { name: 'Inspection Business Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'inspectionBusinessApi', required: true }],
+		properties: [
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				description:
+					'Changes to report. Each item carries event, events (all selected events of that change), the full record and previous (what the trigger last saw of it).',
+				options: [
+					{ name: 'Attachment Added', value: 'attachment.added', description: 'An additional report or document appeared on an inspection' },
+					{ name: 'Contact Created', value: 'contact.created' },
+					{ name: 'Contact Updated', value: 'contact.updated' },
+					{ name: 'Inspection Canceled', value: 'inspection.canceled' },
+					{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
+					{ name: 'Inspection Created', value: 'inspection.created' },
+					{ name: 'Inspection Deleted', value: 'inspection.deleted' },
+					{ name: 'Inspection Report Published', value: 'inspection.published', description: 'The reports status became published' },
+					{ name: 'Inspection Rescheduled', value: 'inspection.rescheduled', description: 'The scheduled time changed' },
+					{ name: 'Inspection Updated', value: 'inspection.updated', description: 'Any change to an inspection' },
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Emit Existing Records on First Poll',
+						name: 'emitExisting',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether the first poll emits every record that already exists (event contact.existing, inspection.existing or attachment.existing) instead of only taking a baseline',
+					},
+					{
+						displayName: 'Overlap (Minutes)',
+						name: 'overlapMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 1440 },
+						default: 5,
+						description:
+							'How far before the last change seen each poll starts asking, so changes the API shows late are not missed. Repeats are recognised and not emitted again.',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const chosen = this.getNodeParameter('events', []) as string[];
+		const events: PollEvent[] = chosen.filter(isPollEvent);
+		if (events.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Select at least one event', {
+				description: 'The trigger watches only the resources the selected events need.',
+			});
+		}
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const source = apiSource(this);
+
+		// Fetch Test Event: shows the newest matching record and leaves the state alone.
+		if (this.getMode() === 'manual') {
+			const newest = await newestRecords(source, watchedResources(events));
+			const sample = pickSample(newest, events);
+			return sample ? [this.helpers.returnJsonArray([sample])] : null;
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		// Older n8n versions have no poll budget; they abandon no poll either.
+		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : FALLBACK_BUDGET_MS;
+		const result = await runPoll(staticData, source, {
+			events,
+			overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,
+			emitExisting: options.emitExisting === true,
+			budgetMs,
+			now: () => Date.now(),
+		});
+		// Written only here, after every page came back: a failed poll has thrown above with
+		// the state untouched. n8n commits it together with this poll's emit (or, when nothing
+		// is emitted, through its cursor commit), never on its own.
+		for (const key of Object.keys(staticData)) delete staticData[key];
+		Object.assign(staticData, result.state);
+		return result.items.length > 0 ? [this.helpers.returnJsonArray(result.items)] : null;
+	}
+}

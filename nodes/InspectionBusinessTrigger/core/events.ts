@@ -1,0 +1,170 @@
+/**
+ * The polling trigger's events and how a record change turns into them.
+ * Pure: no n8n, no HTTP. A change is classified by comparing the record with
+ * its last fingerprint (null when the trigger has not seen the record).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+
+export const RESOURCES = ['contacts', 'inspections', 'attachments'] as const;
+export type Resource = (typeof RESOURCES)[number];
+
+/** The selectable events, each with the resource the trigger must watch to see it. */
+export const POLL_EVENTS = {
+	'contact.created': 'contacts',
+	'contact.updated': 'contacts',
+	'inspection.created': 'inspections',
+	'inspection.updated': 'inspections',
+	'inspection.confirmed': 'inspections',
+	'inspection.rescheduled': 'inspections',
+	'inspection.canceled': 'inspections',
+	'inspection.published': 'inspections',
+	'inspection.deleted': 'inspections',
+	'attachment.added': 'attachments',
+} as const satisfies Record<string, Resource>;
+export type PollEvent = keyof typeof POLL_EVENTS;
+
+/** What "Emit Existing Records on First Poll" labels the records that were there before activation. */
+export const EXISTING_EVENTS = {
+	contacts: 'contact.existing',
+	inspections: 'inspection.existing',
+	attachments: 'attachment.existing',
+} as const satisfies Record<Resource, string>;
+export type EmittedEvent = PollEvent | (typeof EXISTING_EVENTS)[Resource];
+
+/** Most specific first: an item's `event` is the first of these among its selected events. */
+const PRIORITY: readonly PollEvent[] = [
+	'inspection.deleted',
+	'inspection.canceled',
+	'inspection.published',
+	'inspection.rescheduled',
+	'inspection.confirmed',
+	'inspection.created',
+	'inspection.updated',
+	'contact.created',
+	'contact.updated',
+	'attachment.added',
+];
+
+export const isPollEvent = (value: string): value is PollEvent => value in POLL_EVENTS;
+
+/** Only the resources the selected events need, in a fixed order. */
+export function watchedResources(events: readonly PollEvent[]): Resource[] {
+	const needed = new Set(events.map((event) => POLL_EVENTS[event]));
+	return RESOURCES.filter((resource) => needed.has(resource));
+}
+
+/**
+ * What the trigger remembers about a record version: `u` is its updated_at
+ * (ms, server clock); inspections add the fields the derived events compare.
+ */
+export interface Fingerprint {
+	u: number;
+	status?: string;
+	scheduledFor?: number | null;
+	reports?: string;
+	deleted?: boolean;
+}
+
+export const parseTime = (value: unknown): number | null => {
+	if (typeof value !== 'string' || value === '') return null;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? null : ms;
+};
+
+/** The identity of a record: attachment ids are unique only within their inspection. */
+export function recordKey(resource: Resource, record: IDataObject): string | null {
+	const id = record.id;
+	if (typeof id !== 'string' && typeof id !== 'number') return null;
+	if (resource !== 'attachments') return String(id);
+	const inspectionId = record.inspection_id;
+	return typeof inspectionId === 'string' ? `${inspectionId}/${String(id)}` : null;
+}
+
+/** A record's change time; attachments may lack updated_at, and then created_at stands in. */
+export const changeTime = (record: IDataObject): number =>
+	parseTime(record.updated_at) ?? parseTime(record.created_at) ?? 0;
+
+export function fingerprintOf(resource: Resource, record: IDataObject): Fingerprint {
+	const u = changeTime(record);
+	if (resource !== 'inspections') return { u };
+	const reports = record.reports as IDataObject | undefined;
+	return {
+		u,
+		status: typeof record.status === 'string' ? record.status : '',
+		scheduledFor: parseTime(record.scheduled_for),
+		reports: typeof reports?.status === 'string' ? reports.status : '',
+		deleted: record.deleted === true,
+	};
+}
+
+/** The `previous` of an emitted item: the fingerprint in the API's own field names. */
+export function publicFingerprint(resource: Resource, fp: Fingerprint): IDataObject {
+	const updatedAt = new Date(fp.u).toISOString();
+	if (resource !== 'inspections') return { updated_at: updatedAt };
+	return {
+		updated_at: updatedAt,
+		status: fp.status ?? null,
+		scheduled_for: fp.scheduledFor == null ? null : new Date(fp.scheduledFor).toISOString(),
+		reports_status: fp.reports ?? null,
+		deleted: fp.deleted ?? false,
+	};
+}
+
+const atOrAfter = (time: number | null, from: number | null) => from === null || (time !== null && time >= from);
+
+/**
+ * The events one new record version means, before the user's selection.
+ * `from` is the window start (null: everything is new). A record first seen
+ * with created_at inside the window was created; the status events of a record
+ * seen for the first time can only be told from its own timestamps.
+ */
+export function deriveEvents(
+	resource: Resource,
+	previous: Fingerprint | null,
+	record: IDataObject,
+	current: Fingerprint,
+	from: number | null,
+): PollEvent[] {
+	const created = previous === null && atOrAfter(parseTime(record.created_at), from);
+	if (resource === 'attachments') {
+		const addedAt = parseTime(record.created_at);
+		return previous === null && (addedAt === null || atOrAfter(addedAt, from)) ? ['attachment.added'] : [];
+	}
+	if (resource === 'contacts') return [created ? 'contact.created' : 'contact.updated'];
+
+	const events: PollEvent[] = [created ? 'inspection.created' : 'inspection.updated'];
+	const became = (now: boolean, before: boolean | undefined, unseenEvidence: boolean) =>
+		now && (previous === null ? unseenEvidence : !before);
+	if (became(current.status === 'confirmed', previous?.status === 'confirmed', created)) {
+		events.push('inspection.confirmed');
+	}
+	if (
+		previous?.scheduledFor != null &&
+		current.scheduledFor != null &&
+		previous.scheduledFor !== current.scheduledFor
+	) {
+		events.push('inspection.rescheduled');
+	}
+	const canceledAt = parseTime(record.canceled_at);
+	if (became(current.status === 'canceled', previous?.status === 'canceled', created || atOrAfter(canceledAt, from))) {
+		events.push('inspection.canceled');
+	}
+	if (became(current.reports === 'published', previous?.reports === 'published', created)) {
+		events.push('inspection.published');
+	}
+	const deletedAt = parseTime(record.deleted_at);
+	if (became(current.deleted === true, previous?.deleted, created || atOrAfter(deletedAt, from))) {
+		events.push('inspection.deleted');
+	}
+	return events;
+}
+
+/** The item's headline event: the most specific of the selected ones. */
+export const primaryEvent = (events: readonly PollEvent[]): PollEvent =>
+	PRIORITY.find((event) => events.includes(event)) ?? events[0];
+
+/** Fingerprint codes: one character for a known status, the text itself otherwise. */
+export const STATUS_CODES: readonly string[] = INSPECTION_STATUSES;
+export const REPORT_CODES: readonly string[] = REPORT_STATUSES;

@@ -1,0 +1,127 @@
+/**
+ * One poll, pure: the state before, the API pages it fetches through a
+ * `ListSource`, and the items and state after. It never mutates the state it
+ * is given, so a poll that throws leaves the old state, and the next poll
+ * covers the same window again. Each watched resource gets one walk per poll
+ * (see walks.ts). A poll the budget cuts short lets a resource it never reached
+ * (else one it could not finish) go first next time, so even a budget of one
+ * page per poll reaches every resource in turn.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { type EmittedEvent, type PollEvent, type Resource, watchedResources } from './events';
+import {
+	DEFAULT_CAP,
+	decodeState,
+	encodeState,
+	enforceCap,
+	pruneBefore,
+	type ResourceState,
+	type StoredState,
+} from './state';
+import { Budget, keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
+
+export interface ListRequest {
+	resource: Resource;
+	query: IDataObject;
+	cursor: string | null;
+}
+
+export interface ListPage {
+	records: IDataObject[];
+	nextCursor: string | null;
+	/** The API refused a cursor kept from an earlier poll (400): the walk starts its window over. */
+	staleCursor?: boolean;
+}
+
+/** One page per call. The node's source goes through the transport; the tests' source is an in-memory API. */
+export interface ListSource {
+	fetch(request: ListRequest): Promise<ListPage>;
+}
+
+export interface TriggerItem extends IDataObject {
+	event: EmittedEvent;
+	events: EmittedEvent[];
+	record: IDataObject;
+	previous: IDataObject | null;
+}
+
+export interface PollOptions {
+	events: readonly PollEvent[];
+	overlapMs: number;
+	emitExisting: boolean;
+	/** Milliseconds this poll may spend; `now` measures it (local clock, durations only). */
+	budgetMs: number;
+	now: () => number;
+	cap?: number;
+}
+
+export interface PollResult {
+	items: TriggerItem[];
+	state: StoredState;
+	/** False when the budget cut a walk short; the next poll continues it. */
+	complete: boolean;
+}
+
+/**
+ * Runs one resource's walk. A finished leftover window says nothing about what
+ * changed meanwhile behind its cursor (a record that became visible late, an
+ * attachment that jumped to the top), so a fresh window follows it.
+ */
+async function walk(ctx: WalkContext): Promise<boolean> {
+	const { state, resource } = ctx;
+	if (state.mode === 'baseline' && resource !== 'inspections') {
+		return await walkList(ctx, { ascending: false, probe: true, sort: resource === 'contacts' ? '-updated_at' : undefined });
+	}
+	const plan: WalkPlan = resource === 'attachments' ? { ascending: false } : { ascending: true, sort: 'updated_at' };
+	const leftover = state.walk;
+	const done = await walkList(ctx, plan);
+	return done && leftover ? await walkList(ctx, plan, leftover.floor) : done;
+}
+
+/** The watched resources in this poll's order, starting with the one the last poll named. */
+function turnOrder(resources: Resource[], first: Resource | undefined): Resource[] {
+	const at = first === undefined ? -1 : resources.indexOf(first);
+	return at <= 0 ? resources : [...resources.slice(at), ...resources.slice(0, at)];
+}
+
+export async function runPoll(stored: IDataObject, source: ListSource, options: PollOptions): Promise<PollResult> {
+	const { resources: states, first } = decodeState(stored);
+	const firstPoll = Object.keys(states).length === 0;
+	const order = turnOrder(watchedResources(options.events), first);
+	const selected = new Set(options.events);
+	const budget = new Budget(options);
+	const items: TriggerItem[] = [];
+	// Next poll goes first: a resource this one never reached, else one it could not finish.
+	let unreached: Resource | undefined;
+	let unfinished: Resource | undefined;
+
+	for (const [index, resource] of order.entries()) {
+		const initial: ResourceState = {
+			mode: firstPoll && options.emitExisting ? 'existing' : 'baseline',
+			position: null,
+			seen: new Map(),
+		};
+		const state = (states[resource] ??= initial);
+		const requestsBefore = budget.requests;
+		const done = await walk({
+			resource,
+			state,
+			source,
+			budget,
+			share: (index + 1) / order.length,
+			selected,
+			items,
+			overlapMs: options.overlapMs,
+		});
+		if (!done && budget.requests === requestsBefore) unreached ??= resource;
+		else if (!done) unfinished ??= resource;
+
+		const oldest = keepFrom(state, options.overlapMs);
+		// Inspections keep every fingerprint (the derived events need the last one); the others only the window.
+		if (resource !== 'inspections') pruneBefore(state.seen, oldest);
+		enforceCap(state.seen, options.cap ?? DEFAULT_CAP, oldest);
+	}
+	const next = unreached ?? unfinished;
+	return { items, state: encodeState(states, next), complete: next === undefined };
+}

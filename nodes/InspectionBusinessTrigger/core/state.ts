@@ -1,0 +1,180 @@
+/**
+ * The trigger's persisted state and its compact encoding.
+ *
+ * Per watched resource: the walk mode, the position (largest updated_at
+ * processed, server clock), an unfinished newest-first walk, and the
+ * fingerprints packed into one string ("key=fields key=fields ..."). One string
+ * instead of an object keeps 100k fingerprints cheap to store, to copy and to
+ * compare: n8n snapshots and diffs the static data around every poll.
+ *
+ * Bound: at most `cap` fingerprints per resource (default 100,000). Contacts
+ * and attachments keep only versions inside the overlap window (all the
+ * dedupe needs); inspections keep one fingerprint per inspection, because the
+ * derived events compare against the last one. Over the cap, the least
+ * recently updated fingerprints go first, those inside the window last.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { type Fingerprint, type Resource, RESOURCES, REPORT_CODES, STATUS_CODES } from './events';
+
+export const STATE_VERSION = 1;
+export const DEFAULT_CAP = 100_000;
+
+/** baseline: record without emitting; existing: emit as existing; live: emit changes. */
+export type Mode = 'baseline' | 'existing' | 'live';
+
+/**
+ * A walk the poll budget cut short. `floor` is the start of the window it
+ * belongs to: "created" and "added" are judged against it, and the state keeps
+ * versions back to it. Newest-first walks (attachments) also keep their
+ * updated_since, the cursor of their next page and the newest updated_at seen.
+ */
+export interface PendingWalk {
+	floor: number | null;
+	since: number | null;
+	cursor: string | null;
+	top: number | null;
+}
+
+export interface StoredResource {
+	mode: Mode;
+	position: number | null;
+	walk?: PendingWalk;
+	seen: string;
+}
+
+/** `first`: the resource a poll cut short could not finish; it goes first next time. */
+export type StoredState = { version: typeof STATE_VERSION; first?: Resource } & Partial<Record<Resource, StoredResource>>;
+
+/** The decoded, mutable form a poll works on; the stored form is never touched. */
+export interface ResourceState {
+	mode: Mode;
+	position: number | null;
+	walk?: PendingWalk;
+	seen: Map<string, Fingerprint>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
+function packId(id: string): string {
+	return UUID.test(id) ? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url') : `~${encodeURIComponent(id)}`;
+}
+
+/** Keys are only ever compared, never unpacked. Attachment keys are `inspection/id`. */
+export function packKey(key: string): string {
+	const slash = key.indexOf('/');
+	return slash === -1 ? packId(key) : `${packId(key.slice(0, slash))}/${packId(key.slice(slash + 1))}`;
+}
+
+const packCode = (value: string | undefined, codes: readonly string[]) => {
+	const index = codes.indexOf(value ?? '');
+	return index === -1 ? `~${encodeURIComponent(value ?? '')}` : String(index);
+};
+const unpackCode = (text: string, codes: readonly string[]) =>
+	text.startsWith('~') ? decodeURIComponent(text.slice(1)) : (codes[Number(text)] ?? '');
+
+function packFingerprint(fp: Fingerprint): string {
+	const u = fp.u.toString(36);
+	if (fp.status === undefined) return u;
+	const scheduled = fp.scheduledFor == null ? '' : fp.scheduledFor.toString(36);
+	return `${u},${packCode(fp.status, STATUS_CODES)},${packCode(fp.reports, REPORT_CODES)},${fp.deleted ? 1 : 0},${scheduled}`;
+}
+
+function unpackFingerprint(text: string): Fingerprint {
+	const [u, status, reports, deleted, scheduled] = text.split(',');
+	if (status === undefined) return { u: parseInt(u, 36) };
+	return {
+		u: parseInt(u, 36),
+		status: unpackCode(status, STATUS_CODES),
+		reports: unpackCode(reports ?? '', REPORT_CODES),
+		deleted: deleted === '1',
+		scheduledFor: scheduled ? parseInt(scheduled, 36) : null,
+	};
+}
+
+function packSeen(seen: Map<string, Fingerprint>): string {
+	const parts: string[] = [];
+	for (const [key, fp] of seen) parts.push(`${key}=${packFingerprint(fp)}`);
+	return parts.join(' ');
+}
+
+function unpackSeen(text: string): Map<string, Fingerprint> {
+	const seen = new Map<string, Fingerprint>();
+	if (text === '') return seen;
+	for (const entry of text.split(' ')) {
+		const eq = entry.indexOf('=');
+		if (eq > 0) seen.set(entry.slice(0, eq), unpackFingerprint(entry.slice(eq + 1)));
+	}
+	return seen;
+}
+
+const isMode = (value: unknown): value is Mode => value === 'baseline' || value === 'existing' || value === 'live';
+const isTime = (value: unknown): value is number | null => value === null || typeof value === 'number';
+
+function readWalk(value: unknown): PendingWalk | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const walk = value as IDataObject;
+	if (!isTime(walk.floor) || !isTime(walk.since) || !isTime(walk.top)) return undefined;
+	if (walk.cursor !== null && typeof walk.cursor !== 'string') return undefined;
+	return { floor: walk.floor, since: walk.since, cursor: walk.cursor, top: walk.top };
+}
+
+/**
+ * Reads the static data. Anything unrecognised (another version, a hand edit)
+ * counts as no state: the trigger takes a new baseline instead of guessing.
+ */
+export function decodeState(data: IDataObject): {
+	resources: Partial<Record<Resource, ResourceState>>;
+	first?: Resource;
+} {
+	const decoded: Partial<Record<Resource, ResourceState>> = {};
+	if (data.version !== STATE_VERSION) return { resources: decoded };
+	for (const resource of RESOURCES) {
+		const stored = data[resource] as IDataObject | undefined;
+		if (!stored || !isMode(stored.mode) || !isTime(stored.position) || typeof stored.seen !== 'string') continue;
+		decoded[resource] = {
+			mode: stored.mode,
+			position: stored.position,
+			walk: readWalk(stored.walk),
+			seen: unpackSeen(stored.seen),
+		};
+	}
+	const first = RESOURCES.find((resource) => resource === data.first);
+	return { resources: decoded, first };
+}
+
+export function encodeState(states: Partial<Record<Resource, ResourceState>>, first?: Resource): StoredState {
+	const stored: StoredState = { version: STATE_VERSION, ...(first ? { first } : {}) };
+	for (const resource of RESOURCES) {
+		const state = states[resource];
+		if (!state) continue;
+		stored[resource] = {
+			mode: state.mode,
+			position: state.position,
+			...(state.walk ? { walk: state.walk } : {}),
+			seen: packSeen(state.seen),
+		};
+	}
+	return stored;
+}
+
+/** Drops versions older than the next window: the API will not return them again. */
+export function pruneBefore(seen: Map<string, Fingerprint>, from: number | null): void {
+	if (from === null) return;
+	for (const [key, fp] of seen) if (fp.u < from) seen.delete(key);
+}
+
+/**
+ * Holds the map to `cap` entries: least recently updated first, but versions at
+ * or after `keepFrom` (the next window, which the dedupe needs) only when
+ * nothing else is left.
+ */
+export function enforceCap(seen: Map<string, Fingerprint>, cap: number, keepFrom: number | null): void {
+	if (seen.size <= cap) return;
+	const inWindow = (fp: Fingerprint) => keepFrom !== null && fp.u >= keepFrom;
+	const byAge = [...seen].sort(
+		([, a], [, b]) => Number(inWindow(a)) - Number(inWindow(b)) || a.u - b.u,
+	);
+	for (let i = 0; seen.size > cap; i++) seen.delete(byAge[i][0]);
+}

@@ -1,0 +1,184 @@
+/**
+ * The walks one poll makes over a resource's list, and the budget they share.
+ *
+ * - Contacts and inspections: sort=updated_at ascending (ties by id, A12); a
+ *   fresh window starts at `position - overlap`.
+ * - Attachments: the account-wide list, newest change first (D4).
+ * - Baseline: inspections are walked in full, so the derived events have a
+ *   fingerprint to compare with; contacts and attachments read newest first
+ *   back to `top - overlap`, the versions the first window returns again.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { LIMITS } from '../../shared/endpoints';
+import {
+	changeTime,
+	deriveEvents,
+	EXISTING_EVENTS,
+	fingerprintOf,
+	type PollEvent,
+	primaryEvent,
+	publicFingerprint,
+	recordKey,
+	type Resource,
+} from './events';
+import type { ListSource, PollOptions, TriggerItem } from './poll';
+import { type Mode, packKey, type PendingWalk, type ResourceState } from './state';
+
+/**
+ * Pages may be fetched while the poll has time left. The budget is shared out
+ * so that every watched resource gets its turn: the i-th resource of n may run
+ * until (i + 1)/n of the budget, plus whatever the earlier ones left. A page is
+ * only started when twice the slowest page so far still fits; the poll's first
+ * page always is, so every poll makes progress.
+ */
+export class Budget {
+	private readonly start: number;
+	private slowest = 0;
+	/** Requests made so far in this poll. */
+	requests = 0;
+
+	constructor(private readonly options: PollOptions) {
+		this.start = options.now();
+	}
+
+	allows(share: number): boolean {
+		if (this.requests === 0) return true;
+		const elapsed = this.options.now() - this.start;
+		return elapsed + 2 * this.slowest <= this.options.budgetMs * share;
+	}
+
+	async timed<T>(fetch: () => Promise<T>): Promise<T> {
+		const started = this.options.now();
+		this.requests++;
+		const result = await fetch();
+		this.slowest = Math.max(this.slowest, this.options.now() - started);
+		return result;
+	}
+}
+
+export interface WalkContext {
+	resource: Resource;
+	state: ResourceState;
+	source: ListSource;
+	budget: Budget;
+	share: number;
+	selected: ReadonlySet<PollEvent>;
+	items: TriggerItem[];
+	overlapMs: number;
+}
+
+/** Records one version; returns the item it means, or null (seen before, baseline, or not selected). */
+function take(ctx: WalkContext, record: IDataObject, mode: Mode, floor: number | null): TriggerItem | null {
+	const key = recordKey(ctx.resource, record);
+	if (key === null) return null;
+	const packed = packKey(key);
+	const current = fingerprintOf(ctx.resource, record);
+	const previous = ctx.state.seen.get(packed) ?? null;
+	if (previous !== null && previous.u >= current.u) return null;
+	ctx.state.seen.set(packed, current);
+	if (mode === 'baseline') return null;
+	// Reported once as existing; a later version of it during the same initial walk is a change like any other.
+	if (mode === 'existing' && previous === null) {
+		const event = EXISTING_EVENTS[ctx.resource];
+		return { event, events: [event], record, previous: null };
+	}
+	const events = deriveEvents(ctx.resource, previous, record, current, floor).filter((e) => ctx.selected.has(e));
+	if (events.length === 0) return null;
+	const prior = previous === null ? null : publicFingerprint(ctx.resource, previous);
+	return { event: primaryEvent(events), events, record, previous: prior };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const later = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
+function listQuery(resource: Resource, since: number | null, sort?: string): IDataObject {
+	const query: IDataObject = { limit: LIMITS.pageSizeMax };
+	if (sort) query.sort = sort;
+	if (since !== null) query.updated_since = iso(since);
+	// Canceled and deleted inspections are hidden by default; the trigger must see them to report them.
+	if (resource === 'inspections') Object.assign(query, { include_deleted: true, include_canceled: true });
+	return query;
+}
+
+/**
+ * How to walk one resource's list. Ascending walks advance the position record
+ * by record; newest-first walks move it to their newest record when done. A
+ * baseline probe reads newest first only back to `top - overlap`.
+ */
+export interface WalkPlan {
+	ascending: boolean;
+	sort?: string;
+	probe?: boolean;
+}
+
+/**
+ * Walks one window. A walk the budget cuts short keeps its updated_since and
+ * the cursor of its next page: the cursor is a keyset position, so the next
+ * poll continues exactly there, even inside a run of equal updated_at values.
+ * If the API refuses the stored cursor, an ascending walk restarts at its
+ * position (everything before it is done) and a newest-first walk restarts its
+ * window; either way the dedupe drops what comes back. "Created" and "added"
+ * are judged against the window the walk started with (`floor`), or, for the
+ * fresh window after a finished leftover one, against the leftover's floor.
+ */
+export async function walkList(ctx: WalkContext, plan: WalkPlan, carriedFloor?: number | null): Promise<boolean> {
+	const { state, overlapMs } = ctx;
+	const resumed = state.walk !== undefined;
+	const fresh = plan.probe || state.position === null ? null : state.position - overlapMs;
+	const walk: PendingWalk = state.walk ?? {
+		floor: carriedFloor === undefined ? fresh : carriedFloor,
+		since: fresh,
+		cursor: null,
+		top: null,
+	};
+	const found: TriggerItem[] = [];
+	const flush = () => ctx.items.push(...(plan.ascending ? found : found.reverse()));
+	for (;;) {
+		if (!ctx.budget.allows(ctx.share)) {
+			state.walk = walk;
+			flush();
+			return false;
+		}
+		const query = listQuery(ctx.resource, walk.since, plan.sort);
+		const page = await ctx.budget.timed(() =>
+			ctx.source.fetch({ resource: ctx.resource, query, cursor: walk.cursor }),
+		);
+		if (page.staleCursor && walk.cursor !== null) {
+			walk.cursor = null;
+			if (plan.ascending && state.position !== null) walk.since = state.position;
+			continue;
+		}
+		let end = page.nextCursor === null;
+		for (const record of page.records) {
+			const u = changeTime(record);
+			if (plan.probe) {
+				walk.top ??= u;
+				walk.floor ??= walk.top - overlapMs;
+				if (u < walk.floor) {
+					end = true; // older than the first window: the API will not return it again
+					break;
+				}
+			}
+			const item = take(ctx, record, state.mode, walk.floor);
+			if (item) found.push(item);
+			if (plan.ascending) state.position = later(state.position, u);
+			else walk.top = later(walk.top, u);
+		}
+		walk.cursor = end ? null : page.nextCursor;
+		if (walk.cursor === null) break;
+	}
+	flush();
+	if (!plan.ascending) state.position = later(state.position, walk.top);
+	state.walk = undefined;
+	// A newest-first leftover is followed by a fresh window (see runPoll): the initial walk of an
+	// attachment that jumped above the cursor must still report it as existing.
+	if (plan.ascending || plan.probe || !resumed) state.mode = 'live';
+	return true;
+}
+
+/** The oldest updated_at the state must still remember: the unfinished window's floor, else the next window's start. */
+export function keepFrom(state: ResourceState, overlapMs: number): number | null {
+	if (state.walk) return state.walk.floor;
+	return state.position === null ? null : state.position - overlapMs;
+}

@@ -1,0 +1,230 @@
+/**
+ * The transport: the only module that talks to the API. It owns the base URL,
+ * authentication (through n8n's credential helper), local validation,
+ * pagination, batching, pacing, retries and error mapping.
+ *
+ *   apiRequest         one endpoint call, validated first
+ *   paginate           the cursor loop (one page per yield)
+ *   getByIds           Get for many ids in ⌈unique/200⌉ list calls (A2)
+ *   uploadFile         multipart photo / report / document, checked first
+ *   downloadSignedLink a signed url, fetched without the key (A16)
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { type Endpoint, ENDPOINTS, type EndpointKey, endpointPath, LIMITS } from '../endpoints';
+import {
+	checkIds,
+	idList,
+	validateBody,
+	validateMax,
+	validatePathParams,
+	validateQuery,
+} from '../validation';
+import { exchange } from './request';
+import { apiSettings, checkedUrl } from './settings';
+import type { ApiContext } from './types';
+
+export type { ApiContext } from './types';
+export { uploadFile, type UploadOptions, type UploadRule } from './upload';
+
+export interface ApiRequestOptions {
+	pathParams?: Record<string, string>;
+	query?: IDataObject;
+	body?: IDataObject;
+}
+
+/**
+ * Calls one endpoint and returns its parsed JSON answer. The second overload
+ * is what `apiRequest.call(this, …)` resolves to (TypeScript takes the last
+ * one), so plain calls get IDataObject; `apiRequest<T>.call(…)` picks a type.
+ */
+export async function apiRequest<T = IDataObject>(
+	this: ApiContext,
+	endpoint: EndpointKey,
+	options?: ApiRequestOptions,
+): Promise<T>;
+export async function apiRequest(
+	this: ApiContext,
+	endpoint: EndpointKey,
+	options?: ApiRequestOptions,
+): Promise<IDataObject>;
+export async function apiRequest<T>(
+	this: ApiContext,
+	endpoint: EndpointKey,
+	options: ApiRequestOptions = {},
+): Promise<T> {
+	const node = this.getNode();
+	const spec: Endpoint = ENDPOINTS[endpoint];
+	const pathParams = validatePathParams(node, endpoint, options.pathParams);
+	const qs = validateQuery(node, endpoint, options.query);
+	if (spec.body?.encoding === 'multipart') {
+		throw new NodeOperationError(node, `${endpoint} is a file upload; use uploadFile`);
+	}
+	const body = options.body === undefined ? undefined : validateBody(node, endpoint, options.body);
+	const settings = await apiSettings.call(this);
+	const answer = await exchange.call(
+		this,
+		{
+			method: spec.method,
+			url: settings.baseUrl + endpointPath(endpoint, pathParams),
+			qs,
+			body,
+			endpoint,
+			pathParams,
+		},
+		settings,
+	);
+	return answer.json as T;
+}
+
+interface ListPage {
+	data: IDataObject[];
+	next_cursor: string | null;
+}
+
+function isListPage(value: unknown): value is ListPage {
+	const page = value as ListPage | undefined;
+	return (
+		Array.isArray(page?.data) &&
+		(page.next_cursor === null ||
+			page.next_cursor === undefined ||
+			typeof page.next_cursor === 'string')
+	);
+}
+
+/**
+ * Walks a list endpoint page by page, yielding each page as it arrives. The
+ * same filters and sort go with every cursor; only a null next_cursor ends the
+ * walk (a short page does not); a cursor seen twice is an error, not a loop.
+ * `max` undefined reads everything with limit=200; otherwise no request is made
+ * beyond what `max` needs, each asking for min(remaining, 200).
+ */
+export async function* paginate(
+	this: ApiContext,
+	endpoint: EndpointKey,
+	options: { pathParams?: Record<string, string>; query?: IDataObject; max?: number },
+): AsyncGenerator<IDataObject[]> {
+	const node = this.getNode();
+	const { max } = options;
+	if (ENDPOINTS[endpoint].method !== 'GET' || !('list' in ENDPOINTS[endpoint])) {
+		throw new NodeOperationError(node, `${endpoint} is not a list endpoint`);
+	}
+	if (options.query?.cursor !== undefined || options.query?.limit !== undefined) {
+		throw new NodeOperationError(node, 'paginate sets cursor and limit itself; pass max instead');
+	}
+	validateMax(node, max);
+	// Validated once, so every page carries exactly the same filters and sort.
+	const filters = validateQuery(node, endpoint, options.query);
+	let remaining = max ?? Number.POSITIVE_INFINITY;
+	let cursor: string | undefined;
+	const seen = new Set<string>();
+	while (remaining > 0) {
+		const limit = Math.min(remaining, LIMITS.pageSizeMax);
+		const page: unknown = await apiRequest.call(this, endpoint, {
+			pathParams: options.pathParams,
+			query: { ...filters, limit, ...(cursor === undefined ? {} : { cursor }) },
+		});
+		if (!isListPage(page)) {
+			throw new NodeOperationError(node, 'The API answered a list request without a data array', {
+				description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
+			});
+		}
+		const records = page.data.length > remaining ? page.data.slice(0, remaining) : page.data;
+		remaining -= records.length;
+		if (records.length > 0) yield records;
+		const next = page.next_cursor;
+		if (next === null || next === undefined) return;
+		if (seen.has(next)) {
+			throw new NodeOperationError(node, 'The API returned the same page cursor twice', {
+				description:
+					'Stopped to avoid an endless loop. The records read so far were returned; try again later.',
+			});
+		}
+		seen.add(next);
+		cursor = next;
+	}
+}
+
+/** The field that identifies a record of this list: contact stats carry contact_id (A8). */
+function recordIdField(endpoint: EndpointKey): string {
+	const list = (ENDPOINTS[endpoint] as { list?: { idsParam?: string } }).list;
+	return list?.idsParam === 'contact_ids' ? 'contact_id' : 'id';
+}
+
+/**
+ * Get by id for many items at once (A2): unique ids in chunks of 200, one list
+ * call per chunk (walking next_cursor should the server page it). The map
+ * follows the order of the ids; ids the account does not have are absent.
+ */
+export async function getByIds(
+	this: ApiContext,
+	endpoint: EndpointKey,
+	ids: string[],
+	options: { query?: IDataObject } = {},
+): Promise<Map<string, IDataObject>> {
+	const node = this.getNode();
+	const idsParam = (ENDPOINTS[endpoint] as { list?: { idsParam?: string } }).list?.idsParam;
+	if (idsParam === undefined)
+		throw new NodeOperationError(node, `${endpoint} cannot be read by IDs`);
+	const unique = [...new Set(ids.flatMap((id) => idList(id)))];
+	// Checked up front, so a bad id in the last chunk fails before the first request.
+	checkIds(node, idsParam, unique);
+	const idField = recordIdField(endpoint);
+	const found = new Map<string, IDataObject>();
+	for (let start = 0; start < unique.length; start += LIMITS.idsMax) {
+		const chunk = unique.slice(start, start + LIMITS.idsMax);
+		const pages = paginate.call(this, endpoint, {
+			query: { ...options.query, [idsParam]: chunk.join(',') },
+		});
+		for await (const page of pages) {
+			for (const record of page) found.set(String(record[idField]), record);
+		}
+	}
+	const ordered = new Map<string, IDataObject>();
+	for (const id of unique) {
+		const record = found.get(id);
+		if (record !== undefined) ordered.set(id, record);
+	}
+	return ordered;
+}
+
+/** The file name from Content-Disposition (RFC 6266, filename* first), else the URL's last segment. */
+function fileNameOf(disposition: unknown, url: URL): string | undefined {
+	const header = typeof disposition === 'string' ? disposition : '';
+	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)?''([^;]+)/.exec(header)?.[1];
+	const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header)?.[1];
+	const fromPath = url.pathname.split('/').filter(Boolean).pop();
+	const raw = extended ?? plain ?? fromPath;
+	if (raw === undefined) return undefined;
+	try {
+		return decodeURIComponent(raw.trim());
+	} catch {
+		return raw.trim();
+	}
+}
+
+/**
+ * Fetches a signed link (`url`, `photo_url`, `cover_photo_url`) as bytes. It
+ * uses n8n's plain request helper, so no credential and no Authorization
+ * header is ever attached (A16); it is not paced, as it is not an API call.
+ */
+export async function downloadSignedLink(
+	this: IExecuteFunctions,
+	url: string,
+): Promise<{ data: Buffer; mimeType?: string; fileName?: string }> {
+	const node = this.getNode();
+	if (typeof url !== 'string' || url.trim() === '') {
+		throw new NodeOperationError(node, 'There is no file to download', {
+			description: 'The record has no signed link (null); it may have no file.',
+		});
+	}
+	const target = checkedUrl(node, url, 'signed link');
+	const answer = await exchange.call(this, { method: 'GET', url: target.href });
+	const contentType = answer.headers['content-type'];
+	return {
+		data: answer.body,
+		mimeType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined,
+		fileName: fileNameOf(answer.headers['content-disposition'], target),
+	};
+}

@@ -1,0 +1,148 @@
+/**
+ * Uploads (multipart, A20): the local checks per FILE_RULES (extension,
+ * matching content type, size, a report's name, a document's file) and the
+ * request itself, built with native FormData so the HTTP client sets the
+ * multipart boundary header (never application/json).
+ */
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { type Endpoint, ENDPOINTS, endpointPath, FILE_RULES } from '../endpoints';
+import { invalidInput, validatePathParams } from '../validation';
+import { exchange } from './request';
+import { apiSettings } from './settings';
+
+export type UploadRule = keyof typeof FILE_RULES;
+
+export interface UploadFileInput {
+	data: Buffer;
+	fileName: string;
+	mimeType: string;
+}
+
+const MB = 1024 * 1024;
+
+/** Extension, matching content type and size per FILE_RULES; returns the bare content type. */
+export function validateUploadFile(node: INode, rule: UploadRule, file: UploadFileInput): string {
+	const { types, maxBytes } = FILE_RULES[rule];
+	const extension = /\.([^.]+)$/.exec(file.fileName)?.[1]?.toLowerCase();
+	const allowed = types as Readonly<Record<string, readonly string[]>>;
+	if (extension === undefined || allowed[extension] === undefined) {
+		throw invalidInput(
+			node,
+			'file',
+			`a ${rule} must be one of ${Object.keys(types).join(', ')}; "${file.fileName}" is not`,
+		);
+	}
+	const contentType = file.mimeType.split(';')[0].trim().toLowerCase();
+	if (!allowed[extension].includes(contentType)) {
+		throw invalidInput(
+			node,
+			'file',
+			`the content type "${contentType}" does not match ".${extension}" (expected ${allowed[extension].join(' or ')})`,
+		);
+	}
+	if (file.data.length > maxBytes) {
+		throw invalidInput(
+			node,
+			'file',
+			`a ${rule} may be at most ${maxBytes / MB} MB; this file has ${(file.data.length / MB).toFixed(1)} MB`,
+		);
+	}
+	return contentType;
+}
+
+/** The multipart fields of an upload (A20), checked per rule; `kind` is set from the rule for attachments. */
+export function validateUploadFields(
+	node: INode,
+	endpoint: 'uploadContactPhoto' | 'uploadAttachment',
+	rule: UploadRule,
+	fields: Record<string, string>,
+	hasFile: boolean,
+): Record<string, string> {
+	const spec: Endpoint = ENDPOINTS[endpoint];
+	const known = (spec.body?.fields ?? [])
+		.filter((field) => field.type !== 'file')
+		.map((field) => field.name);
+	const wire: Record<string, string> = {};
+	for (const [name, value] of Object.entries(fields)) {
+		if (value === undefined || value === '') continue;
+		if (!known.includes(name))
+			throw invalidInput(node, name, `not a field of ${spec.body?.schema}`);
+		wire[name] = String(value);
+	}
+	if (endpoint === 'uploadContactPhoto') {
+		if (rule !== 'photo') throw invalidInput(node, 'rule', 'a contact photo uses the photo rule');
+	} else {
+		if (rule === 'photo')
+			throw invalidInput(node, 'rule', 'an attachment is a report or a document');
+		if (wire.kind !== undefined && wire.kind !== rule)
+			throw invalidInput(node, 'kind', `"${wire.kind}" does not match the ${rule} upload`);
+		wire.kind = rule;
+		if (rule === 'report' && !wire.name?.trim())
+			throw invalidInput(node, 'name', 'a report needs a name');
+		if (wire.internal_only !== undefined) {
+			if (rule !== 'document')
+				throw invalidInput(node, 'internal_only', 'only documents can be internal only');
+			if (wire.internal_only !== 'true' && wire.internal_only !== 'false')
+				throw invalidInput(node, 'internal_only', 'must be "true" or "false"');
+		}
+	}
+	if (!hasFile && rule !== 'report')
+		throw invalidInput(node, 'file', `a ${rule} upload needs a file`);
+	return wire;
+}
+
+export interface UploadOptions {
+	pathParams: Record<string, string>;
+	/** A20 field names: kind, name, description, internal_only ("true"/"false"). */
+	fields: Record<string, string>;
+	file?: { data: Buffer; fileName: string; mimeType: string };
+	rule: UploadRule;
+}
+
+/**
+ * Multipart upload with native FormData; the HTTP client sets the multipart
+ * boundary header. Checked locally first: extension, matching content type,
+ * size, a report's name, a document's file. Never repeated once it may have
+ * been received (a report upload emails the client).
+ */
+export async function uploadFile(
+	this: IExecuteFunctions,
+	endpoint: 'uploadContactPhoto' | 'uploadAttachment',
+	options: UploadOptions,
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const spec = ENDPOINTS[endpoint];
+	const pathParams = validatePathParams(node, endpoint, options.pathParams);
+	const fields = validateUploadFields(
+		node,
+		endpoint,
+		options.rule,
+		options.fields,
+		options.file !== undefined,
+	);
+	const form = new FormData();
+	for (const [name, value] of Object.entries(fields)) form.append(name, value);
+	if (options.file) {
+		const contentType = validateUploadFile(node, options.rule, options.file);
+		form.append(
+			'file',
+			new Blob([options.file.data], { type: contentType }),
+			options.file.fileName,
+		);
+	}
+	const settings = await apiSettings.call(this);
+	const answer = await exchange.call(
+		this,
+		{
+			method: spec.method,
+			url: settings.baseUrl + endpointPath(endpoint, pathParams),
+			body: form,
+			endpoint,
+			pathParams,
+			upload: options.rule,
+		},
+		settings,
+	);
+	return answer.json as IDataObject;
+}

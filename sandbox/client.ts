@@ -1,0 +1,126 @@
+import type { FaultKind, FaultSettings } from './faults';
+import type { OrgId } from './keys';
+import type { ShortPageMode } from './paging';
+import type { LogEntry } from './requestlog';
+import type { EmailRec } from './types';
+import type { DeliveryAttempt, Receiver, WebhookEvent } from './webhooks';
+
+type Json = Record<string, unknown>;
+
+export interface SandboxInfo {
+	seed: string;
+	now: string;
+	rate_limit: number;
+	settings: { short_pages: ShortPageMode; latency_ms: number };
+	orgs: Record<
+		OrgId,
+		{
+			contacts: number;
+			tags: number;
+			agencies: number;
+			inspections: number;
+			events: number;
+			attachments: number;
+			sample_inspection_ids: string[];
+			deleted_inspection_ids: string[];
+		}
+	>;
+}
+
+export interface QueuedFault {
+	kind: FaultKind;
+	method?: string;
+	path?: string;
+	retry_after?: number;
+	delay_ms?: number;
+}
+
+export interface ReceiverInput {
+	org: OrgId;
+	url: string;
+	events?: WebhookEvent[];
+	secret?: string;
+	secret_header?: string;
+	hmac_header?: string;
+	retry_delays_ms?: number[];
+}
+
+/** A typed client of the sandbox control API (/_sandbox/…), so tests never build control URLs by hand. */
+export class SandboxControl {
+	constructor(readonly baseUrl: string) {}
+
+	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const res = await fetch(`${this.baseUrl}/_sandbox/${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok)
+			throw new Error(`Sandbox control ${method} ${path} answered ${res.status}: ${text}`);
+		return JSON.parse(text) as T;
+	}
+
+	info = () => this.call<SandboxInfo>('GET', 'info');
+	/** Re-seeds (default: the current seed) and forgets webhook receivers and deliveries. */
+	reset = (seed?: 'demo' | 'large') =>
+		this.call<SandboxInfo>('POST', 'reset', seed ? { seed } : {});
+
+	getClock = () => this.call<{ now: string; offset_ms: number }>('GET', 'clock');
+	setClock = (now: string) =>
+		this.call<{ now: string; offset_ms: number }>('POST', 'clock', { now });
+	advanceClock = (ms: number) =>
+		this.call<{ now: string; offset_ms: number }>('POST', 'clock/advance', { ms });
+
+	createInspection = (fields: Json & { org: OrgId }) =>
+		this.call<Json>('POST', 'inspections', fields);
+	confirmInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/confirm`, {});
+	rescheduleInspection = (id: string, scheduledFor: string, durationHours?: number) =>
+		this.call<Json>('POST', `inspections/${id}/reschedule`, {
+			scheduled_for: scheduledFor,
+			duration_hours: durationHours,
+		});
+	cancelInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/cancel`, {});
+	publishReports = (id: string) => this.call<Json>('POST', `inspections/${id}/publish`, {});
+	deleteInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/delete`, {});
+
+	createContact = (org: OrgId, body: Json) => this.call<Json>('POST', 'contacts', { ...body, org });
+	updateContact = (id: string, body: Json) => this.call<Json>('PATCH', `contacts/${id}`, body);
+	createTag = (org: OrgId, name: string) => this.call<Json>('POST', 'tags', { org, name });
+	updateTag = (id: string, name: string) => this.call<Json>('PATCH', `tags/${id}`, { name });
+
+	addWebhook = (input: ReceiverInput) => this.call<Receiver>('POST', 'webhooks', input);
+	webhooks = async () => (await this.call<{ data: Receiver[] }>('GET', 'webhooks')).data;
+	removeWebhook = (id: string) => this.call<Json>('DELETE', `webhooks/${id}`);
+	deliveries = () =>
+		this.call<{ count: number; data: DeliveryAttempt[] }>('GET', 'webhooks/deliveries');
+
+	/** The request log of /v1 and /files requests; filters count only matching entries. */
+	requests = (filter: { method?: string; pathPrefix?: string } = {}) => {
+		const q = new URLSearchParams();
+		if (filter.method) q.set('method', filter.method);
+		if (filter.pathPrefix) q.set('path_prefix', filter.pathPrefix);
+		return this.call<{ count: number; data: LogEntry[] }>(
+			'GET',
+			`requests${q.size ? `?${q}` : ''}`,
+		);
+	};
+	clearRequests = () => this.call<Json>('DELETE', 'requests');
+
+	setFaults = (settings: {
+		probabilities?: Partial<Record<FaultKind, number>>;
+		slow_ms?: number;
+	}) => this.call<FaultSettings>('POST', 'faults', settings);
+	/** One-shot faults, used in order, each on the first request matching its method and path prefix. */
+	queueFaults = (...faults: QueuedFault[]) =>
+		this.call<FaultSettings>('POST', 'faults/queue', { faults });
+	clearFaults = () => this.call<FaultSettings>('DELETE', 'faults');
+
+	/** Also empties every owner's window. */
+	setRateLimit = (perMinute: number) =>
+		this.call<{ per_minute: number }>('POST', 'rate-limit', { per_minute: perMinute });
+	settings = (settings: { short_pages?: ShortPageMode; latency_ms?: number }) =>
+		this.call<{ short_pages: ShortPageMode; latency_ms: number }>('POST', 'settings', settings);
+	/** "Automation emails" sent by report uploads. */
+	emails = () => this.call<{ count: number; data: EmailRec[] }>('GET', 'emails');
+}

@@ -1,0 +1,112 @@
+/**
+ * `npm run demo`: a real n8n with this package installed, the sandbox API
+ * behind it and the example workflows imported, ready in the browser.
+ *
+ *   npm run demo                  # n8n on 5678, sandbox on 4010
+ *   npm run demo -- --port 5680   # another n8n port (--sandbox-port too)
+ *
+ * Ctrl-C stops n8n and the sandbox and removes the temporary n8n folder.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../sandbox/index';
+import { N8nUserFolder } from './n8n-instance';
+import { ensureRuntime, N8N_VERSION } from './n8n-runtime';
+import { LOCAL_OWNER } from './n8n-rest';
+import type { N8nServer } from './n8n-server';
+import { buildPackage, declaredNodeFiles, packPackage } from './package-tarball';
+import { isPortFree } from './ports';
+import { loadExamples, SANDBOX_CREDENTIAL, sandboxCredential } from './workflows';
+
+const started = Date.now();
+const log = (line: string) => console.log(`[demo +${Math.round((Date.now() - started) / 1000)}s] ${line}`);
+
+function options(): { port: number; sandboxPort: number } {
+	const { values } = parseArgs({
+		options: { port: { type: 'string', default: '5678' }, 'sandbox-port': { type: 'string', default: '4010' } },
+	});
+	const port = Number(values.port);
+	const sandboxPort = Number(values['sandbox-port']);
+	for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort]] as const) {
+		if (!Number.isInteger(value) || value < 1 || value > 65535) throw new UsageError(`${name} must be a port number`);
+	}
+	return { port, sandboxPort };
+}
+
+class UsageError extends Error {}
+
+async function main(): Promise<void> {
+	const { port, sandboxPort } = options();
+	for (const [what, value, flag] of [['n8n', port, '--port'], ['the sandbox', sandboxPort, '--sandbox-port']] as const) {
+		if (!(await isPortFree(value))) {
+			throw new UsageError(
+				`Port ${value} is already in use (another n8n or demo?). Stop it, or pick another port for ${what}: npm run demo -- ${flag} <port>`,
+			);
+		}
+	}
+
+	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-demo-'));
+	let sandbox: RunningSandbox | undefined;
+	let server: N8nServer | undefined;
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		log('Stopping n8n and the sandbox');
+		await server?.stop();
+		await sandbox?.stop();
+		rmSync(workDir, { recursive: true, force: true });
+		process.exit(code);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
+
+	try {
+		log(`Preparing n8n ${N8N_VERSION} (the first run installs it into the cache: several minutes)`);
+		const runtime = await ensureRuntime(log);
+		log('Building and packing the package');
+		await buildPackage();
+		const packed = await packPackage(workDir);
+		const userFolder = new N8nUserFolder(runtime, path.join(workDir, 'n8n'));
+		await userFolder.installPackage(packed.tarball, packed.name, packed.version);
+
+		sandbox = await startSandbox({ port: sandboxPort, seed: 'demo' });
+		log(`Sandbox API at ${sandbox.baseUrl} (seed "demo")`);
+		const examples = loadExamples();
+		await userFolder.importCredentials([sandboxCredential(sandbox.baseUrl)]);
+		await userFolder.importWorkflows(examples);
+
+		log('Starting n8n');
+		server = await userFolder.startServer(port);
+		await server.rest.setupOwner(LOCAL_OWNER);
+		await server.assertPackageLoaded(packed.name, declaredNodeFiles().length);
+		const running = server;
+		const watch = setInterval(() => {
+			if (!running.running) {
+				clearInterval(watch);
+				console.error(`n8n stopped unexpectedly:\n${running.log}`);
+				void stop(1);
+			}
+		}, 1000);
+
+		console.log(`
+n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready (${Math.round((Date.now() - started) / 1000)} s):
+
+  Editor     ${server.baseUrl}
+  Login      ${LOCAL_OWNER.email} / ${LOCAL_OWNER.password}
+  Workflows  ${examples.map((workflow) => workflow.name).join(', ')}
+  Sandbox    ${sandbox.baseUrl}  (credential "${SANDBOX_CREDENTIAL.name}", key ${SANDBOX_KEYS.acmeOwner})
+
+Press Ctrl-C to stop n8n and the sandbox.
+`);
+	} catch (error) {
+		console.error(error instanceof UsageError ? error.message : error);
+		await stop(1);
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof UsageError ? error.message : error);
+	process.exit(1);
+});

@@ -1,0 +1,195 @@
+/**
+ * One n8n user folder with this package installed as a community package, and
+ * the n8n CLI commands the e2e tests and the demo run against it: import,
+ * publish, execute, start.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { N8nRuntime } from './n8n-runtime';
+import { N8nServer } from './n8n-server';
+import { freePort } from './ports';
+import { run, type RunResult } from './processes';
+
+const MINUTE = 60_000;
+/** A fixed key, so credentials imported by one command decrypt in the next (and across demo restarts). */
+const ENCRYPTION_KEY = 'n8n-nodes-inspection-business-local-only-key';
+
+export interface N8nCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, string | number | boolean>;
+}
+
+export interface N8nWorkflow {
+	id: string;
+	name: string;
+	nodes: Array<Record<string, unknown> & { name: string; type: string }>;
+	connections: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface BinaryRef {
+	mimeType: string;
+	fileName?: string;
+	/** Exact size in bytes. */
+	bytes?: number;
+	/** Where n8n's filesystem binary mode keeps the data: `filesystem-v2:<path under .n8n/storage>`. */
+	id?: string;
+}
+
+export interface NodeItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, BinaryRef>;
+}
+
+/** A node's run in `n8n execute --rawOutput`: items per output. */
+export interface NodeRun {
+	data?: { main: Array<NodeItem[] | null> };
+	error?: { message: string; description?: string };
+	executionStatus?: string;
+}
+
+export interface ExecutionOutput {
+	status?: string;
+	data: { resultData: { runData: Record<string, NodeRun[]>; error?: { message: string } } };
+}
+
+export class N8nUserFolder {
+	constructor(
+		readonly runtime: N8nRuntime,
+		/** N8N_USER_FOLDER: n8n keeps its data in `<folder>/.n8n`. */
+		readonly folder: string,
+	) {}
+
+	get nodesDir(): string {
+		return path.join(this.folder, '.n8n', 'nodes');
+	}
+
+	/** The settings every n8n process here shares: offline, sqlite, loopback only. */
+	env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+		return this.runtime.env({
+			N8N_USER_FOLDER: this.folder,
+			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+			DB_TYPE: 'sqlite',
+			GENERIC_TIMEZONE: 'UTC',
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+			...extra,
+		});
+	}
+
+	/**
+	 * Installs the packed tarball the way n8n's own community-package install does:
+	 * unpacked into `.n8n/nodes/node_modules/<name>`, peer and dev dependencies
+	 * dropped from its package.json, `npm install` inside it, and the dependency
+	 * recorded in `.n8n/nodes/package.json`.
+	 */
+	async installPackage(tarball: string, name: string, version: string): Promise<void> {
+		const target = path.join(this.nodesDir, 'node_modules', name);
+		mkdirSync(target, { recursive: true });
+		await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], { timeoutMs: MINUTE });
+		const manifestPath = path.join(target, 'package.json');
+		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+		writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+		await run(
+			'npm',
+			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+			{ cwd: target, env: this.runtime.env(), timeoutMs: 5 * MINUTE },
+		);
+		writeFileSync(
+			path.join(this.nodesDir, 'package.json'),
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [name]: version } }, null, 2),
+		);
+	}
+
+	/** Runs one n8n CLI command (each boots n8n: a few seconds). */
+	async cli(args: string[], options: { timeoutMs?: number; stdoutFile?: string } = {}): Promise<RunResult> {
+		// Each n8n process starts a task broker; two at once need two ports.
+		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+		return await run(this.runtime.node, [this.runtime.n8nScript, ...args], {
+			env,
+			timeoutMs: options.timeoutMs ?? 3 * MINUTE,
+			stdoutFile: options.stdoutFile,
+		});
+	}
+
+	async importCredentials(credentials: N8nCredential[]): Promise<void> {
+		const file = this.writeInput('credentials.json', credentials);
+		await this.cli(['import:credentials', `--input=${file}`]);
+	}
+
+	async importWorkflows(workflows: N8nWorkflow[]): Promise<void> {
+		const dir = path.join(this.folder, 'import', 'workflows');
+		mkdirSync(dir, { recursive: true });
+		for (const workflow of workflows) writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	}
+
+	/** Marks a workflow published; a server started afterwards activates its triggers. */
+	async publishWorkflow(id: string): Promise<void> {
+		await this.cli(['publish:workflow', `--id=${id}`]);
+	}
+
+	/** `n8n execute --id --rawOutput`: the run's JSON (printed after a few log lines). */
+	async execute(id: string, timeoutMs = 3 * MINUTE): Promise<ExecutionOutput> {
+		let stdout: string;
+		// Outputs run to megabytes: through a file, so none of it is lost when n8n exits.
+		const stdoutFile = path.join(this.folder, `execute-${id}-${Date.now()}.out`);
+		try {
+			({ stdout } = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, stdoutFile }));
+		} catch (error) {
+			throw new Error(`Workflow ${id} failed in n8n: ${(error as Error).message}`);
+		} finally {
+			rmSync(stdoutFile, { force: true });
+		}
+		const start = stdout.search(/^\{/m);
+		if (start < 0) throw new Error(`n8n execute printed no JSON for workflow ${id}:\n${stdout}`);
+		return JSON.parse(stdout.slice(start)) as ExecutionOutput;
+	}
+
+	/** `n8n start` on `port`, resolved when the editor and REST API answer. */
+	async startServer(port: number, options: { onOutput?: (chunk: string) => void } = {}): Promise<N8nServer> {
+		const baseUrl = `http://127.0.0.1:${port}`;
+		const env = this.env({
+			N8N_PORT: String(port),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_EDITOR_BASE_URL: `${baseUrl}/`,
+			WEBHOOK_URL: `${baseUrl}/`,
+		});
+		return await N8nServer.start(this.runtime, env, baseUrl, options.onOutput);
+	}
+
+	/** The bytes of a binary an execution produced (n8n's default filesystem mode). */
+	readBinary(binary: BinaryRef): Buffer {
+		const id = binary.id ?? '';
+		if (!id.startsWith('filesystem-v2:')) throw new Error(`Not a filesystem binary: ${JSON.stringify(binary)}`);
+		return readFileSync(path.join(this.folder, '.n8n', 'storage', id.slice('filesystem-v2:'.length)));
+	}
+
+	private writeInput(name: string, value: unknown): string {
+		const dir = path.join(this.folder, 'import');
+		mkdirSync(dir, { recursive: true });
+		const file = path.join(dir, name);
+		writeFileSync(file, JSON.stringify(value, null, 2));
+		return file;
+	}
+}
+
+/** Items a node produced on its first output, in the first run. */
+export function nodeItems(output: ExecutionOutput, nodeName: string): NodeItem[] {
+	const runs = output.data.resultData.runData[nodeName];
+	if (!runs?.length) throw new Error(`Node "${nodeName}" did not run; ran: ${Object.keys(output.data.resultData.runData).join(', ')}`);
+	const [first] = runs;
+	if (first.error) throw new Error(`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`);
+	return first.data?.main[0] ?? [];
+}

@@ -1,0 +1,103 @@
+/** The few calls of n8n's internal REST API the demo and the e2e tests need, with a session cookie. */
+
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface OwnerAccount {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+/** The owner of every local instance (demo and e2e); documented in the README. */
+export const LOCAL_OWNER: OwnerAccount = {
+	email: 'demo@example.com',
+	password: 'Demo-Passw0rd',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	startedAt: string;
+}
+
+export class N8nRestClient {
+	private cookie = '';
+
+	constructor(readonly baseUrl: string) {}
+
+	/** Creates the owner on a fresh instance (and logs in as it). */
+	async setupOwner(owner: OwnerAccount): Promise<void> {
+		await this.rest('POST', '/rest/owner/setup', owner);
+	}
+
+	async login(owner: OwnerAccount): Promise<void> {
+		await this.rest('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	}
+
+	/** Executions of a workflow, newest first. */
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const page = await this.rest<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}&limit=100`);
+		return page.results;
+	}
+
+	/** An execution's run data (n8n stores it "flatted"; see parseFlatted). */
+	async executionData<T>(id: string): Promise<T> {
+		const execution = await this.rest<{ data: string }>('GET', `/rest/executions/${id}`);
+		return parseFlatted(execution.data) as T;
+	}
+
+	/** A /rest call; returns the body's `data`. */
+	async rest<T = unknown>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
+		return ((await this.request(method, path, body)) as { data: T }).data;
+	}
+
+	/** Any other JSON the editor reads (e.g. /types/nodes.json), whole. */
+	async get<T>(path: string): Promise<T> {
+		return (await this.request('GET', path)) as T;
+	}
+
+	private async request(method: string, path: string, body?: unknown): Promise<unknown> {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: { 'content-type': 'application/json', ...(this.cookie ? { cookie: this.cookie } : {}) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+		});
+		const auth = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+		return JSON.parse(text) as unknown;
+	}
+}
+
+/**
+ * Decodes the "flatted" format n8n stores execution data in: a JSON array whose
+ * first entry is the root, where every string inside an object or array is the
+ * index of the entry holding the real value (a string, an object or an array).
+ */
+export function parseFlatted(text: string): unknown {
+	const entries = JSON.parse(text) as unknown[];
+	const revived = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (revived.has(index)) return revived.get(index);
+		const entry = entries[index];
+		if (typeof entry !== 'object' || entry === null) {
+			revived.set(index, entry);
+			return entry;
+		}
+		const copy: Record<string, unknown> | unknown[] = Array.isArray(entry) ? [] : {};
+		revived.set(index, copy);
+		for (const [key, value] of Object.entries(entry)) {
+			(copy as Record<string, unknown>)[key] = typeof value === 'string' ? revive(Number(value)) : value;
+		}
+		return copy;
+	};
+	return revive(0);
+}

@@ -1,0 +1,74 @@
+/** A running `n8n start`, in its own process group. */
+import type { N8nRuntime } from './n8n-runtime';
+import { N8nRestClient } from './n8n-rest';
+import { BackgroundProcess, waitFor } from './processes';
+
+const READY_TIMEOUT_MS = 3 * 60_000;
+
+export class N8nServer {
+	readonly rest: N8nRestClient;
+
+	private constructor(
+		private readonly child: BackgroundProcess,
+		readonly baseUrl: string,
+	) {
+		this.rest = new N8nRestClient(baseUrl);
+	}
+
+	/** Starts n8n and resolves once its REST API answers (migrations and node loading done). */
+	static async start(
+		runtime: N8nRuntime,
+		env: NodeJS.ProcessEnv,
+		baseUrl: string,
+		onOutput?: (chunk: string) => void,
+	): Promise<N8nServer> {
+		const child = new BackgroundProcess('n8n', runtime.node, [runtime.n8nScript, 'start'], { env, onOutput });
+		try {
+			await waitFor(
+				`n8n at ${baseUrl} to be ready`,
+				async () => ((await status(`${baseUrl}/healthz/readiness`)) === 200 && (await status(`${baseUrl}/rest/settings`)) === 200) || undefined,
+				{ timeoutMs: READY_TIMEOUT_MS, intervalMs: 500, abort: () => (child.running ? undefined : `n8n exited:\n${child.log}`) },
+			);
+		} catch (error) {
+			await child.stop();
+			throw error;
+		}
+		return new N8nServer(child, baseUrl);
+	}
+
+	get running(): boolean {
+		return this.child.running;
+	}
+
+	/** The server's recent output, for failure messages. */
+	get log(): string {
+		return this.child.log;
+	}
+
+	async stop(): Promise<void> {
+		await this.child.stop();
+	}
+
+	/**
+	 * Fails unless n8n lists `count` node types of the package (needs a login).
+	 * n8n skips a package that fails to load and only logs why; this surfaces it.
+	 */
+	async assertPackageLoaded(packageName: string, count: number): Promise<string[]> {
+		const types = await this.rest.get<Array<{ name: string }>>('/types/nodes.json');
+		const loaded = [...new Set(types.map((type) => type.name).filter((name) => name.startsWith(`${packageName}.`)))];
+		if (loaded.length !== count) {
+			const reasons = this.log
+				.split('\n')
+				.filter((line) => /failed to load package|cannot find module|error/i.test(line))
+				.slice(0, 10);
+			throw new Error(`n8n loaded ${loaded.length} of ${count} node types of ${packageName}:\n${reasons.join('\n')}`);
+		}
+		return loaded;
+	}
+}
+
+async function status(url: string): Promise<number> {
+	const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+	await response.arrayBuffer();
+	return response.status;
+}

@@ -1,0 +1,215 @@
+/**
+ * Child processes for the e2e harness and the demo: each runs in its own
+ * process group so that stopping it also stops what it spawned (npm → node-gyp,
+ * n8n → task runners). Every live group is remembered and killed when this
+ * process exits, so a failing test or a Ctrl-C leaves no orphans.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+
+const OUTPUT_TAIL_CHARS = 20_000;
+const live = new Set<ChildProcess>();
+
+/** Kills every process group still running; synchronous, so it also works in an 'exit' handler. */
+export function killAll(): void {
+	for (const child of live) signalGroup(child, 'SIGKILL');
+}
+
+process.once('exit', killAll);
+
+/** For non-interactive runs (the e2e setup): on SIGINT/SIGTERM/SIGHUP kill every group and exit. */
+export function killAllOnSignals(): void {
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.once(signal, () => {
+			killAll();
+			process.exit(128 + (signal === 'SIGHUP' ? 1 : signal === 'SIGINT' ? 2 : 15));
+		});
+	}
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// The group is already gone.
+	}
+}
+
+/** The caller's environment without npm's, jest's and a user's own n8n settings. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^(npm_|n8n_|db_|executions_|queue_|webhook_url$|node_env$|node_options$|jest_worker_id$|init_cwd$)/i.test(key)) {
+			continue;
+		}
+		env[key] = value;
+	}
+	return { ...env, ...extra };
+}
+
+export interface SpawnOptions {
+	cwd?: string;
+	env?: NodeJS.ProcessEnv;
+	/** Called with each chunk of output (stdout and stderr), e.g. to echo progress. */
+	onOutput?: (chunk: string) => void;
+}
+
+export interface RunOptions extends SpawnOptions {
+	timeoutMs: number;
+	/**
+	 * Send stdout to this file instead of a pipe. A process that calls
+	 * process.exit() right after a large write loses the pipe's unwritten
+	 * tail; writes to a file are synchronous and complete.
+	 */
+	stdoutFile?: string;
+}
+
+export interface RunResult {
+	stdout: string;
+	stderr: string;
+}
+
+function tail(text: string): string {
+	return text.length > OUTPUT_TAIL_CHARS ? text.slice(-OUTPUT_TAIL_CHARS) : text;
+}
+
+function describe(command: string, args: readonly string[]): string {
+	return [command, ...args].join(' ');
+}
+
+/** Runs a command to completion; rejects on a non-zero exit or after `timeoutMs`, with the output's tail. */
+export function run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+	return new Promise((resolve, reject) => {
+		const stdoutFd = options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'w');
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? cleanEnv(),
+			detached: true,
+			stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
+		});
+		if (stdoutFd !== undefined) closeSync(stdoutFd);
+		live.add(child);
+		let stdout = '';
+		let stderr = '';
+		child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+			stdout += chunk;
+			options.onOutput?.(chunk);
+		});
+		child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+			stderr = tail(stderr + chunk);
+			options.onOutput?.(chunk);
+		});
+		const timer = setTimeout(() => {
+			signalGroup(child, 'SIGKILL');
+			reject(new Error(`Timed out after ${options.timeoutMs} ms: ${describe(command, args)}\n${tail(stdout)}\n${stderr}`));
+		}, options.timeoutMs);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			live.delete(child);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			live.delete(child);
+			if (options.stdoutFile !== undefined) stdout = readFileSync(options.stdoutFile, 'utf8');
+			if (code === 0) resolve({ stdout, stderr });
+			else
+				reject(
+					new Error(
+						`${describe(command, args)} exited with ${code ?? signal}\n--- stdout\n${tail(stdout)}\n--- stderr\n${stderr}`,
+					),
+				);
+		});
+	});
+}
+
+/** A long-running process (a server) in its own process group. */
+export class BackgroundProcess {
+	private readonly child: ChildProcess;
+	private output = '';
+	private readonly exited: Promise<void>;
+
+	constructor(
+		readonly name: string,
+		command: string,
+		args: readonly string[],
+		options: SpawnOptions,
+	) {
+		this.child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? cleanEnv(),
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		live.add(this.child);
+		const collect = (chunk: string) => {
+			this.output = tail(this.output + chunk);
+			options.onOutput?.(chunk);
+		};
+		this.child.stdout?.setEncoding('utf8').on('data', collect);
+		this.child.stderr?.setEncoding('utf8').on('data', collect);
+		this.exited = new Promise((resolve) => {
+			this.child.on('close', () => {
+				live.delete(this.child);
+				resolve();
+			});
+			this.child.on('error', (error) => {
+				this.output += `\n${error.message}`;
+				live.delete(this.child);
+				resolve();
+			});
+		});
+	}
+
+	get running(): boolean {
+		return live.has(this.child);
+	}
+
+	/** The last part of its combined output, for error messages. */
+	get log(): string {
+		return this.output;
+	}
+
+	/** SIGTERM to the whole group, SIGKILL after `graceMs`. */
+	async stop(graceMs = 10_000): Promise<void> {
+		if (!this.running) return;
+		signalGroup(this.child, 'SIGTERM');
+		let timer: NodeJS.Timeout | undefined;
+		const grace = new Promise<'timeout'>((resolve) => {
+			timer = setTimeout(() => resolve('timeout'), graceMs);
+		});
+		if ((await Promise.race([this.exited, grace])) === 'timeout') {
+			signalGroup(this.child, 'SIGKILL');
+			await this.exited;
+		}
+		clearTimeout(timer);
+	}
+}
+
+/**
+ * Polls `check` until it returns a value other than undefined, at most `timeoutMs`.
+ * `what` names the condition in the timeout error; `abort` ends the wait early.
+ */
+export async function waitFor<T>(
+	what: string,
+	check: () => Promise<T | undefined>,
+	options: { timeoutMs: number; intervalMs?: number; abort?: () => string | undefined },
+): Promise<T> {
+	const deadline = Date.now() + options.timeoutMs;
+	let lastError = '';
+	for (;;) {
+		const reason = options.abort?.();
+		if (reason) throw new Error(`Gave up waiting for ${what}: ${reason}`);
+		try {
+			const value = await check();
+			if (value !== undefined) return value;
+		} catch (error) {
+			lastError = (error as Error).message;
+		}
+		if (Date.now() >= deadline) {
+			throw new Error(`Timed out after ${options.timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${lastError})` : ''}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+	}
+}

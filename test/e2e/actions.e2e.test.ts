@@ -1,0 +1,169 @@
+/**
+ * Every operation of the action node in a real n8n (`n8n execute`), against the
+ * sandbox; each output is checked against the sandbox's own API and request log.
+ */
+import { SandboxControl } from '../../sandbox/client';
+import type { ExecutionOutput, N8nUserFolder, NodeItem } from '../../scripts/n8n-instance';
+import { nodeItems } from '../../scripts/n8n-instance';
+import { allOperations } from '../../nodes/InspectionBusiness/v1/actions/fieldMap';
+import {
+	AGENCIES_LISTED,
+	ALL_OPERATIONS_ID,
+	allOperationsWorkflow,
+	DOCUMENT_CSV,
+	INSPECTIONS_LISTED,
+	REPORT_PDF,
+} from './workflows/all-operations';
+import { NODE_TYPES } from './workflows/build';
+import { PHOTO_JPEG } from './workflows/files';
+import { e2eUserFolder } from './support/n8n';
+import { SandboxApi } from './support/sandbox-api';
+import { readState } from './support/state';
+
+type Json = Record<string, unknown>;
+
+const state = readState();
+const control = new SandboxControl(state.sandboxUrl);
+const api = new SandboxApi(state.sandboxUrl);
+const workflow = allOperationsWorkflow();
+
+let n8n: N8nUserFolder;
+let output: ExecutionOutput;
+let emailsBefore: number;
+const items = (node: string): NodeItem[] => nodeItems(output, node);
+const json = (node: string): Json[] => items(node).map((item) => item.json);
+const one = (node: string): Json => {
+	const [only, ...rest] = json(node);
+	expect(rest).toHaveLength(0);
+	return only;
+};
+const ids = (records: Json[]) => records.map((record) => record.id);
+const requests = async (method: string, pathPrefix: string) => (await control.requests({ method, pathPrefix })).data;
+
+beforeAll(async () => {
+	await control.reset();
+	await control.clearRequests();
+	emailsBefore = (await control.emails()).count;
+	n8n = await e2eUserFolder();
+	output = await n8n.execute(ALL_OPERATIONS_ID);
+}, 5 * 60_000);
+
+it('runs every resource and operation of the node, each producing items', () => {
+	const actionNodes = workflow.nodes.filter((node) => node.type === NODE_TYPES.action);
+	const covered = new Set(
+		actionNodes.map((node) => {
+			const { resource, operation } = node.parameters as { resource: string; operation: string };
+			return `${resource}.${operation}`;
+		}),
+	);
+	expect([...covered].sort()).toEqual(allOperations().map(({ resource, operation }) => `${resource}.${operation}`).sort());
+	for (const node of actionNodes) expect({ node: node.name, items: items(node.name).length > 0 }).toEqual({ node: node.name, items: true });
+});
+
+it('lists tags and agencies, and gets agencies by ID in one batched request', async () => {
+	expect(ids(json('Tags')).sort()).toEqual(ids(await api.all<Json>('/v1/tags')).sort());
+	const listed = ids(json('Agencies'));
+	expect(listed).toHaveLength(AGENCIES_LISTED);
+	expect(ids(json('Agency by ID'))).toEqual(listed);
+	const batched = (await requests('GET', '/v1/agencies')).filter((entry) => entry.query.ids !== undefined);
+	expect(batched.map((entry) => String(entry.query.ids).split(','))).toEqual([listed]);
+});
+
+it('creates and updates a contact, uploads its photo from binary, and removes it', async () => {
+	const created = one('Create contact');
+	const firstTag = json('Tags')[0];
+	expect(created).toMatchObject({
+		first_name: 'E2E',
+		last_name: 'Tester',
+		phone: '555-0100',
+		country: 'US',
+		birthday: '1980-05-17',
+		agency_id: json('Agencies')[0].id,
+		social: { linkedin: 'https://www.linkedin.com/in/e2e-tester' },
+		tags: [{ id: firstTag.id, name: firstTag.name }],
+	});
+	expect(one('Update contact')).toMatchObject({ id: created.id, city: 'Springfield', phone: null, notes: 'Updated by the e2e test' });
+
+	const photo = one('Upload photo');
+	expect(photo).toMatchObject({ id: created.id, photo_url: expect.stringMatching(/^http/) });
+	const uploads = await requests('POST', `/v1/contacts/${String(created.id)}/photo`);
+	expect(uploads.map((entry) => [entry.status, entry.form?.files])).toEqual([
+		[200, [{ field: 'file', filename: 'portrait.jpg', contentType: 'image/jpeg', size: PHOTO_JPEG.length }]],
+	]);
+	expect(one('Delete photo')).toMatchObject({ id: created.id, photo_url: null });
+
+	const [stored] = (await api.get<{ data: Json[] }>('/v1/contacts', { ids: String(created.id) })).data;
+	expect(one('Get contact')).toEqual(stored);
+	expect(stored).toMatchObject({ city: 'Springfield', phone: null, photo_url: null });
+});
+
+it('filters, sorts and pages contacts, and reads their statistics', async () => {
+	const created = one('Create contact');
+	const recent = json('Recently changed contacts');
+	expect(ids(recent)).toContain(created.id);
+	const times = recent.map((contact) => String(contact.updated_at));
+	expect(times).toEqual([...times].sort().reverse());
+	expect(times.every((time) => time >= String(created.created_at))).toBe(true);
+
+	const agents = await api.all<Json>('/v1/contacts', { role: 'agent' });
+	expect(ids(json('Agents')).sort()).toEqual(ids(agents).sort());
+	const pages = (await requests('GET', '/v1/contacts')).filter((entry) => entry.query.role === 'agent');
+	expect(pages).toHaveLength(Math.ceil(agents.length / 200));
+	expect(pages.every((entry) => entry.query.limit === '200')).toBe(true);
+
+	const firstFive = ids(json('Agents').slice(0, 5)).join(',');
+	const stats = await api.all<Json>('/v1/contacts/stats', { contact_ids: firstFive, from: '2000-01-01T00:00:00Z' });
+	expect(json('Agent stats')).toEqual(stats);
+	expect(stats).toHaveLength(5);
+});
+
+it('lists inspections and events, and gets inspections by ID in one batched request', async () => {
+	const listed = json('Inspections');
+	expect(listed).toHaveLength(INSPECTIONS_LISTED);
+	const page = await api.get<{ data: Json[] }>('/v1/inspections', { limit: INSPECTIONS_LISTED, include_canceled: true, sort: '-updated_at' });
+	expect(ids(listed)).toEqual(ids(page.data));
+	expect(ids(json('Inspection by ID'))).toEqual(ids(listed));
+	const batched = (await requests('GET', '/v1/inspections')).filter((entry) => entry.query.ids !== undefined);
+	expect(batched.map((entry) => String(entry.query.ids).split(',').length)).toEqual([INSPECTIONS_LISTED]);
+
+	const events = await api.get<{ data: Json[] }>('/v1/events', { limit: 10, updated_since: '2000-01-01T00:00:00Z' });
+	expect(json('Events')).toEqual(events.data);
+});
+
+it('uploads a PDF report and a CSV document from binary, lists and downloads them', async () => {
+	const inspectionId = String(one('Report bytes').inspectionId);
+	const report = one('Upload report');
+	expect(report).toMatchObject({
+		inspection_id: inspectionId,
+		kind: 'report',
+		name: 'E2E report',
+		description: 'Uploaded by the e2e test',
+		filename: 'E2E_report.pdf',
+		content_type: 'application/pdf',
+		size_bytes: REPORT_PDF.length,
+		visible_to_client: true,
+	});
+	const document = one('Upload document');
+	expect(document).toMatchObject({ kind: 'document', filename: 'findings.csv', size_bytes: DOCUMENT_CSV.length, visible_to_client: false });
+
+	const uploads = await requests('POST', `/v1/inspections/${inspectionId}/attachments`);
+	expect(uploads.map((entry) => [entry.status, entry.form?.fields.kind, entry.form?.files[0]?.contentType])).toEqual([
+		[201, 'report', 'application/pdf'],
+		[201, 'document', 'text/csv'],
+	]);
+	const emails = await control.emails();
+	expect(emails.count - emailsBefore).toBe(1);
+	expect(emails.data.at(-1)).toMatchObject({ inspection_id: inspectionId, attachment_id: report.id });
+
+	expect(ids(json('Attachments of inspection'))).toEqual(expect.arrayContaining([report.id, document.id]));
+	const [downloaded] = items('Download report');
+	const binary = downloaded.binary?.downloaded;
+	expect(binary).toMatchObject({ mimeType: 'application/pdf', bytes: REPORT_PDF.length });
+	expect(n8n.readBinary(binary!).equals(REPORT_PDF)).toBe(true);
+	const fileRequests = await requests('GET', '/files/');
+	expect(fileRequests.length).toBeGreaterThan(0);
+	expect(fileRequests.map((entry) => entry.key)).toEqual(fileRequests.map(() => null));
+
+	expect(ids(json('Recent reports'))).toContain(report.id);
+	expect(json('Recent reports').every((attachment) => attachment.kind === 'report')).toBe(true);
+});

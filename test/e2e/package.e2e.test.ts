@@ -1,0 +1,63 @@
+/**
+ * The package as n8n and npm see it: what `npm pack` ships, what a real n8n
+ * loads from the installed tarball, and n8n's community-package scanner rules.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureScanner, scanLocalPackage } from '../../scripts/community-scanner';
+import { LOCAL_OWNER, N8nRestClient } from '../../scripts/n8n-rest';
+import { PACKAGE_DIR, PACKAGE_NAME, packPackage } from '../../scripts/package-tarball';
+import { readState } from './support/state';
+
+const state = readState();
+const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+	version: string;
+	n8n: { nodes: string[]; credentials: string[] };
+};
+
+describe('npm pack', () => {
+	it('ships only dist/, README.md, LICENSE and package.json, with every file n8n loads', async () => {
+		const { files } = await packPackage();
+		const outside = files.filter((file) => !file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file));
+		expect(outside).toEqual([]);
+		expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json', ...manifest.n8n.nodes, ...manifest.n8n.credentials]));
+		// Only the compiled nodes, credentials and icons: no sandbox, tests or scripts.
+		expect(files.filter((file) => /^dist\/(?!nodes\/|credentials\/|icons\/)/.test(file))).toEqual([]);
+	});
+});
+
+describe('n8n with the package installed from its tarball', () => {
+	const installed = path.join(state.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+
+	it('installed the packed version under .n8n/nodes, as a community package', () => {
+		const installedManifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as { version: string };
+		expect(installedManifest.version).toBe(manifest.version);
+		const nodesManifest = JSON.parse(readFileSync(path.join(state.userFolder, '.n8n', 'nodes', 'package.json'), 'utf8')) as {
+			dependencies: Record<string, string>;
+		};
+		expect(nodesManifest.dependencies).toEqual({ [PACKAGE_NAME]: manifest.version });
+	});
+
+	it('lists the three node types and the credential type', async () => {
+		const server = new N8nRestClient(state.n8nUrl);
+		await server.login(LOCAL_OWNER);
+		const nodeTypes = await server.get<Array<{ name: string; credentials?: Array<{ name: string }> }>>('/types/nodes.json');
+		const ours = nodeTypes.filter((type) => type.name.startsWith(`${PACKAGE_NAME}.`)).map((type) => type.name);
+		expect(ours.sort()).toEqual(
+			['inspectionBusiness', 'inspectionBusinessTrigger', 'inspectionBusinessWebhookTrigger'].map((name) => `${PACKAGE_NAME}.${name}`),
+		);
+		const credentialTypes = await server.get<Array<{ name: string; displayName: string }>>('/types/credentials.json');
+		expect(credentialTypes.find((type) => type.name === 'inspectionBusinessApi')?.displayName).toBe('Inspection Business API');
+	});
+});
+
+describe("n8n's community-package scanner rules", () => {
+	it('pass on package.json, nodes/ and credentials/, and on the packed .js files', async () => {
+		const scanner = await ensureScanner();
+		const result = await scanLocalPackage(scanner, PACKAGE_DIR, state.tarball);
+		expect(result.source.files).toBeGreaterThan(10);
+		expect(result.tarball.files).toBeGreaterThan(3);
+		expect({ passed: result.source.passed, details: result.source.details }).toEqual({ passed: true, details: undefined });
+		expect({ passed: result.tarball.passed, details: result.tarball.details }).toEqual({ passed: true, details: undefined });
+	});
+});

@@ -1,0 +1,160 @@
+/**
+ * The node's fields against the endpoint table, and against n8n's conventions.
+ * Most fields are generated from the table at load time, where the eslint scan
+ * cannot see them, so the materialized description is linted here with the
+ * same n8n-nodes-base rules.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ESLint } from 'eslint';
+import type { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+import {
+	allOperations,
+	operationFields,
+	operationWireFields,
+	tableWireFields,
+} from '../../nodes/InspectionBusiness/v1/actions/fieldMap';
+import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
+import { returnAllFields } from '../../nodes/shared/fields';
+import { node } from './support';
+
+const description = node.nodeVersions[1].description;
+const ROOT = join(__dirname, '..', '..');
+
+const sorted = (values: string[]) => [...values].sort();
+
+describe('fields match the endpoint table', () => {
+	test('the node offers every resource and operation of the brief', () => {
+		expect(allOperations().map(({ resource, operation }) => `${resource}.${operation}`).sort()).toEqual(
+			[
+				'agency.get',
+				'agency.getAll',
+				'attachment.download',
+				'attachment.getAll',
+				'attachment.getAllForInspection',
+				'attachment.upload',
+				'contact.create',
+				'contact.deletePhoto',
+				'contact.get',
+				'contact.getAll',
+				'contact.update',
+				'contact.uploadPhoto',
+				'contactStats.getAll',
+				'inspection.get',
+				'inspection.getAll',
+				'inspectionEvent.getAll',
+				'tag.getAll',
+			].sort(),
+		);
+	});
+
+	test.each(allOperations())('$resource / $operation: every table field exactly once, nothing extra', ({ resource, operation }) => {
+		const fields = operationWireFields(resource, operation);
+		expect(new Set(fields).size).toBe(fields.length);
+		expect(sorted(fields)).toEqual(sorted(tableWireFields(resource, operation)));
+	});
+
+	test('every list endpoint the node reads exposes all its documented query parameters in a Get Many', () => {
+		const covered = new Set<string>();
+		for (const { resource, operation } of allOperations()) {
+			if (!operation.startsWith('getAll')) continue;
+			for (const field of operationFields(resource, operation)) covered.add(field.wireName);
+		}
+		for (const [key, spec] of Object.entries(ENDPOINTS)) {
+			if (spec.method !== 'GET') continue;
+			for (const param of spec.query) {
+				if (param.name === 'cursor') continue; // the transport's cursor loop
+				expect({ key, param: param.name, covered: covered.has(param.name) }).toEqual({
+					key,
+					param: param.name,
+					covered: true,
+				});
+			}
+		}
+	});
+
+	test('each field is reachable in the editor for its operation (a displayed parameter path)', () => {
+		const names = new Set(description.properties.map((p) => p.name));
+		for (const { resource, operation } of allOperations()) {
+			for (const field of operationFields(resource, operation)) {
+				expect(names.has(field.parameter.split('.')[0])).toBe(true);
+				expect(field.displayName).toMatch(/^[A-Z]/);
+			}
+		}
+	});
+
+	test("Limit's default is the API's default page size", () => {
+		expect(returnAllFields.find((p) => p.name === 'limit')?.default).toBe(LIMITS.pageSizeDefault);
+	});
+});
+
+describe('n8n conventions', () => {
+	test('the icons exist relative to the registered node file, where n8n resolves them', () => {
+		const icon = description.icon as { light: string; dark: string };
+		const entryDir = join(ROOT, 'nodes', 'InspectionBusiness');
+		for (const path of [icon.light, icon.dark]) {
+			expect(path.startsWith('file:')).toBe(true);
+			expect(existsSync(join(entryDir, path.slice('file:'.length)))).toBe(true);
+		}
+		expect(icon.light).not.toBe(icon.dark);
+	});
+
+	test('the description is a tool, versioned, with subtitle and credential', () => {
+		expect(node.description.defaultVersion).toBe(1);
+		expect(description.usableAsTool).toBe(true);
+		expect(description.subtitle).toContain('$parameter["operation"]');
+		expect(description.credentials).toEqual([{ name: 'inspectionBusinessApi', required: true }]);
+	});
+
+	test('the materialized description passes the n8n-nodes-base node rules', async () => {
+		// The plugin treats every file as every kind of file when NODE_ENV is "test" (jest's default).
+		const environment = process.env.NODE_ENV;
+		process.env.NODE_ENV = 'lint';
+		const { default: n8nNodesBase } = await import('eslint-plugin-n8n-nodes-base');
+		process.env.NODE_ENV = environment;
+		const source = `export class InspectionBusinessV1 implements INodeType {\n\tdescription = ${asSource(description)};\n}\n`;
+		const eslint = new ESLint({
+			cwd: ROOT,
+			overrideConfigFile: true,
+			overrideConfig: [
+				{
+					files: ['**/*.ts'],
+					languageOptions: { parser: tseslint.parser as Linter.Parser },
+					plugins: { 'n8n-nodes-base': n8nNodesBase },
+					rules: {
+						...n8nNodesBase.configs.nodes.rules,
+						// Off in @n8n/node-cli's config as well.
+						'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+						'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+						'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
+					},
+				},
+			],
+		});
+		const [result] = await eslint.lintText(source, {
+			filePath: join(ROOT, 'nodes', 'InspectionBusiness', 'v1', 'InspectionBusinessV1.node.ts'),
+		});
+		const problems = result.messages
+			.map((m) => ({ rule: m.ruleId ?? '', at: source.split('\n')[m.line - 1]?.trim() ?? '', message: m.message }))
+			.filter((problem) => !isTagNamePickerDeviation(problem));
+		expect(problems).toEqual([]);
+	});
+});
+
+/**
+ * The one deliberate deviation: tags are picked by name, because the API's
+ * `tags` takes names; n8n's boilerplate ("… Names or IDs", "specify IDs")
+ * would mislead next to the Tag IDs field.
+ */
+function isTagNamePickerDeviation(problem: { rule: string; at: string }): boolean {
+	const dynamicMultiOptions = /dynamic-multi-options$/.test(problem.rule);
+	return dynamicMultiOptions && /^(displayName: "(Tags|Tag Names)"|description: ".*specify names using)/.test(problem.at);
+}
+
+/** An object as TypeScript source with bare keys, as the lint rules expect of a hand-written description. */
+function asSource(value: unknown): string {
+	return JSON.stringify(value, null, '\t').replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
+}

@@ -1,0 +1,289 @@
+/**
+ * Get Many of every resource: each filter reaches the server under the name
+ * the spec gives it (table-driven, so a new parameter cannot be forgotten),
+ * sort and direction, Return All and Limit request counts, id lists over 200.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { allOperations, operationFields } from '../../nodes/InspectionBusiness/v1/actions/fieldMap';
+import { resources } from '../../nodes/InspectionBusiness/v1/actions/router';
+import { SIMPLIFIED_INSPECTION_FIELDS } from '../../nodes/InspectionBusiness/v1/helpers/simplify';
+import type { Endpoint, QueryParam } from '../../nodes/shared/endpoints';
+import { ENDPOINTS, endpointPath } from '../../nodes/shared/endpoints';
+import { withSandbox } from '../helpers/n8n';
+import { allPages, api, requests, run } from './support';
+
+const sandbox = withSandbox();
+
+const UUIDS = ['3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'];
+const getManyOperations = allOperations().filter(({ operation }) => operation.startsWith('getAll'));
+
+/** An inspection with attachments, for the per-inspection list (its path needs a real one). */
+let inspectionWithAttachments: string;
+beforeAll(async () => {
+	const page = await api<{ data: IDataObject[] }>(sandbox, '/v1/attachments', { limit: '1' });
+	inspectionWithAttachments = String(page.data[0].inspection_id);
+});
+
+/** Attachments are unique within their inspection only; contact stats are keyed by contact. */
+const recordKey = (record: IDataObject) => `${String(record.inspection_id ?? record.contact_id ?? '')}/${String(record.id ?? '')}`;
+
+const endpointOf = (resource: string, operation: string) => resources[resource][operation].endpoint;
+const pathParamsOf = (resource: string, operation: string): INodeParameters =>
+	ENDPOINTS[endpointOf(resource, operation)].pathParams.length ? { inspection_id: inspectionWithAttachments } : {};
+const pathOf = (resource: string, operation: string) =>
+	endpointPath(endpointOf(resource, operation), { inspection_id: inspectionWithAttachments });
+
+/** A value for a filter of this wire type, and what the request log must show for it. */
+function sample(param: QueryParam, locator: boolean): { value: unknown; wire: string | string[] } {
+	switch (param.type) {
+		case 'id-list':
+			return { value: UUIDS.join(', '), wire: UUIDS.join(',') };
+		case 'uuid':
+			return locator
+				? { value: { __rl: true, mode: 'id', value: UUIDS[0] }, wire: UUIDS[0] }
+				: { value: UUIDS[0], wire: UUIDS[0] };
+		case 'string-array':
+			return { value: ['VIP', 'Top Agent'], wire: ['VIP', 'Top Agent'] };
+		case 'boolean':
+			return { value: true, wire: 'true' };
+		case 'enum': {
+			const last = param.values?.[param.values.length - 1] ?? '';
+			return { value: last, wire: last };
+		}
+		case 'timestamp':
+			return { value: '2024-01-02T03:04:05Z', wire: '2024-01-02T03:04:05Z' };
+		default:
+			return param.name === 'email'
+				? { value: 'someone@example.com', wire: 'someone@example.com' }
+				: { value: 'mar', wire: 'mar' };
+	}
+}
+
+const filterCases = getManyOperations.flatMap(({ resource, operation }) =>
+	ENDPOINTS[endpointOf(resource, operation)].query
+		.filter((param) => !['cursor', 'limit', 'sort'].includes(param.name))
+		.map((param) => ({ resource, operation, param })),
+);
+
+describe('filters', () => {
+	test.each(filterCases)('$resource / $operation: filter $param.name reaches the server as named', async ({ resource, operation, param }) => {
+		const field = operationFields(resource, operation).find((f) => f.wireName === param.name);
+		expect(field?.parameter).toBe(`filters.${param.name}`);
+		const locator = resources[resource][operation].description.some((p) =>
+			(p.options ?? []).some((o) => 'name' in o && o.name === param.name && 'type' in o && o.type === 'resourceLocator'),
+		);
+		const { value, wire } = sample(param, locator);
+		const { error } = await run(sandbox, {
+			resource,
+			operation,
+			...pathParamsOf(resource, operation),
+			limit: 1,
+			filters: { [param.name]: value },
+		} as INodeParameters);
+		expect(error).toBeUndefined();
+		const log = await requests(sandbox);
+		expect(log).toHaveLength(1);
+		expect(log[0].path).toBe(pathOf(resource, operation));
+		expect(log[0].query[param.name]).toEqual(wire);
+		expect(log[0].status).toBe(200);
+	});
+
+	test('a filter left empty is not sent', async () => {
+		await run(sandbox, { resource: 'contact', operation: 'getAll', limit: 1, filters: { search: '', tag: [] } });
+		const [entry] = await requests(sandbox);
+		expect(Object.keys(entry.query)).toEqual(['limit']);
+	});
+
+	test('a bad filter value is refused locally, naming the parameter, with no request', async () => {
+		const result = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 1,
+			filters: { updated_since: 'yesterday' },
+		});
+		expect(result.error?.message).toContain('updated_since');
+		expect(await requests(sandbox)).toHaveLength(0);
+	});
+});
+
+const sortCases = getManyOperations.flatMap(({ resource, operation }) =>
+	((ENDPOINTS[endpointOf(resource, operation)] as Endpoint).list?.sortFields ?? []).flatMap((field) => [
+		{ resource, operation, field, direction: 'asc', wire: field },
+		{ resource, operation, field, direction: 'desc', wire: `-${field}` },
+	]),
+);
+
+test.each(sortCases)('$resource / $operation: sort $field $direction → sort=$wire', async ({ resource, operation, field, direction, wire }) => {
+	const { error } = await run(sandbox, { resource, operation, limit: 1, sort: field, sortDirection: direction });
+	expect(error).toBeUndefined();
+	const [entry] = await requests(sandbox);
+	expect(entry.query.sort).toBe(wire);
+});
+
+test('the default sort sends no sort parameter', async () => {
+	await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 1, sortDirection: 'desc' });
+	const [entry] = await requests(sandbox);
+	expect(entry.query.sort).toBeUndefined();
+});
+
+describe('Return All and Limit', () => {
+	test.each(getManyOperations)('$resource / $operation: Return All makes exactly one request per server page, limit=200', async ({ resource, operation }) => {
+		const expected = await allPages(sandbox, pathOf(resource, operation));
+		await sandbox.control.clearRequests();
+		const { items, error } = await run(sandbox, {
+			resource,
+			operation,
+			...pathParamsOf(resource, operation),
+			returnAll: true,
+			simplify: false,
+		} as INodeParameters);
+		expect(error).toBeUndefined();
+		const log = await requests(sandbox);
+		expect(log).toHaveLength(expected.pages);
+		expect(log.every((entry) => entry.query.limit === '200')).toBe(true);
+		// Signed links differ per read, so records are compared by identity, in order.
+		expect(items.map((item) => recordKey(item.json))).toEqual(expected.records.map(recordKey));
+		expect(items.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+	});
+
+	test('short pages do not end the walk: still one request per server page', async () => {
+		await sandbox.control.settings({ short_pages: 'always' });
+		try {
+			const expected = await allPages(sandbox, '/v1/contacts');
+			expect(expected.pages).toBeGreaterThan(Math.ceil(expected.records.length / 200));
+			await sandbox.control.clearRequests();
+			const { items } = await run(sandbox, { resource: 'contact', operation: 'getAll', returnAll: true });
+			expect(await requests(sandbox)).toHaveLength(expected.pages);
+			expect(items).toHaveLength(expected.records.length);
+		} finally {
+			await sandbox.control.settings({ short_pages: 'tail' });
+		}
+	});
+
+	test('Limit 250 makes two requests, for 200 then 50', async () => {
+		const { items } = await run(sandbox, { resource: 'contact', operation: 'getAll', limit: 250 });
+		expect(items).toHaveLength(250);
+		expect((await requests(sandbox)).map((entry) => entry.query.limit)).toEqual(['200', '50']);
+	});
+
+	test('a Limit below a page makes one request of that size', async () => {
+		const { items } = await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 7 });
+		expect(items).toHaveLength(7);
+		expect((await requests(sandbox)).map((entry) => entry.query.limit)).toEqual(['7']);
+	});
+
+	test('a Limit below 1 (by expression) is an item error with no request', async () => {
+		const result = await run(sandbox, { resource: 'tag', operation: 'getAll', limit: '={{ 0 }}' });
+		expect(result.error?.message).toMatch(/Limit/);
+		expect(await requests(sandbox)).toHaveLength(0);
+	});
+
+	test('each input item gets its own list, paired with it', async () => {
+		const { items } = await run(
+			sandbox,
+			{ resource: 'agency', operation: 'getAll', limit: '={{ $json.take }}' },
+			{ items: [{ json: { take: 2 } }, { json: { take: 3 } }] },
+		);
+		expect(items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
+	});
+});
+
+describe('more IDs than one request may carry', () => {
+	let contactIds: string[];
+	beforeAll(async () => {
+		contactIds = (await allPages(sandbox, '/v1/contacts')).records.slice(0, 450).map((c) => String(c.id));
+	});
+
+	const idCounts = (log: Array<{ query: Record<string, string | string[]> }>, param: string) =>
+		log.map((entry) => String(entry.query[param]).split(',').length);
+
+	test('450 contact IDs with Return All: three requests of 200, 200 and 50 IDs', async () => {
+		const { items } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { ids: contactIds.join(',') },
+		});
+		const log = await requests(sandbox);
+		expect(idCounts(log, 'ids')).toEqual([200, 200, 50]);
+		expect(new Set(items.map((item) => item.json.id))).toEqual(new Set(contactIds));
+	});
+
+	test('450 contact IDs with Limit 250: the second request asks for the remaining 50 and the third is never made', async () => {
+		const { items } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 250,
+			filters: { ids: contactIds.join(',') },
+		});
+		const log = await requests(sandbox);
+		expect(idCounts(log, 'ids')).toEqual([200, 200]);
+		expect(log.map((entry) => entry.query.limit)).toEqual(['200', '50']);
+		expect(items).toHaveLength(250);
+	});
+
+	test('contact stats take 450 contact_ids in three requests', async () => {
+		const { items } = await run(sandbox, {
+			resource: 'contactStats',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { contact_ids: contactIds },
+		});
+		expect(idCounts(await requests(sandbox), 'contact_ids')).toEqual([200, 200, 50]);
+		expect(new Set(items.map((item) => item.json.contact_id))).toEqual(new Set(contactIds));
+	});
+});
+
+describe('Simplify (inspections)', () => {
+	test('returns the key fields flat, derived from the full record', async () => {
+		const raw = await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 20, simplify: false });
+		const simple = await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 20, simplify: true });
+		expect(simple.items).toHaveLength(20);
+		simple.items.forEach(({ json }, index) => {
+			const full = raw.items[index].json as IDataObject & {
+				address: IDataObject;
+				price: IDataObject;
+				reports: IDataObject;
+				contacts: IDataObject[];
+				inspectors: IDataObject[];
+				services: IDataObject[];
+			};
+			expect(Object.keys(json)).toEqual([...SIMPLIFIED_INSPECTION_FIELDS]);
+			const clients = full.contacts.filter((c) => c.role === 'Customer');
+			const agents = full.contacts.filter((c) => c.role === 'Buyer Agent' || c.role === 'Listing Agent');
+			const names = (people: IDataObject[]) =>
+				people.map((p) => [p.first_name, p.last_name].filter(Boolean).join(' ')).join(', ') || null;
+			expect(json).toEqual({
+				id: full.id,
+				status: full.status,
+				confirmed: full.confirmed,
+				scheduled_for: full.scheduled_for,
+				ends_at: full.ends_at,
+				address_full: full.address.full,
+				city: full.address.city,
+				state: full.address.state,
+				zip: full.address.zip,
+				client_name: names(clients),
+				client_email: clients.map((c) => c.email).filter(Boolean).join(', ') || null,
+				agent_names: names(agents),
+				inspector_names: full.inspectors.map((i) => i.name).filter(Boolean).join(', ') || null,
+				services: full.services.map((s) => s.name).filter(Boolean).join(', ') || null,
+				quote: full.price.quote,
+				amount_paid: full.price.amount_paid,
+				amount_due: full.price.amount_due,
+				paid: full.price.paid,
+				reports_status: full.reports.status,
+				portal_url: full.portal_url,
+				updated_at: full.updated_at,
+				deleted: full.deleted,
+			});
+		});
+	});
+});

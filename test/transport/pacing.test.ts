@@ -1,0 +1,133 @@
+/**
+ * Pacing per key. The 60-second window is checked on a virtual clock (the
+ * Pacer takes its clock), and against the sandbox in real time: a credential
+ * of 20/min against a sandbox allowing 20/min, shared by two concurrent
+ * executions, sends exactly the budget, sees no 429, and holds the next
+ * request back instead of sending it.
+ */
+import { apiRequest } from '../../nodes/shared/transport';
+import { Pacer, PACING_WINDOW_MS } from '../../nodes/shared/transport/pacer';
+import { withExecuteContext, withSandbox } from '../helpers/n8n';
+
+describe('Pacer on a virtual clock', () => {
+	/** A clock that only moves when every caller is asleep, as time would for a waiting process. */
+	function virtualTime() {
+		let now = 0;
+		const sleepers: Array<{ until: number; wake: () => void }> = [];
+		return {
+			now: () => now,
+			nap: (ms: number) => new Promise<void>((wake) => sleepers.push({ until: now + ms, wake })),
+			/** Runs until all sleepers are done: advances to the earliest wake-up each round. */
+			async settle(done: () => boolean) {
+				for (let round = 0; round < 10_000 && !done(); round++) {
+					await new Promise((resolve) => setImmediate(resolve));
+					if (sleepers.length === 0) continue;
+					sleepers.sort((a, b) => a.until - b.until);
+					const next = sleepers.shift()!;
+					now = Math.max(now, next.until);
+					next.wake();
+				}
+			},
+		};
+	}
+
+	it('two concurrent callers share 20 per minute and never exceed it in any window', async () => {
+		const time = virtualTime();
+		const pacer = new Pacer(20, PACING_WINDOW_MS, time.now, time.nap);
+		const sent: number[] = [];
+		const caller = async (requests: number) => {
+			for (let i = 0; i < requests; i++) {
+				const release = await pacer.acquire();
+				sent.push(time.now());
+				release();
+			}
+		};
+		let finished = 0;
+		const both = Promise.all([caller(25), caller(25)]).then(() => (finished = 2));
+		await time.settle(() => finished === 2);
+		await both;
+		expect(sent).toHaveLength(50);
+		for (const start of sent) {
+			expect(
+				sent.filter((t) => t >= start && t < start + PACING_WINDOW_MS).length,
+			).toBeLessThanOrEqual(20);
+		}
+		// 50 requests at 20 a minute: the last batch goes out after two full windows.
+		expect(sent.slice(0, 20).every((t) => t === 0)).toBe(true);
+		expect(sent[49]).toBeGreaterThanOrEqual(2 * PACING_WINDOW_MS);
+		expect(sent[49]).toBeLessThan(2 * PACING_WINDOW_MS + 1_000);
+	});
+
+	it('a request in flight holds its slot until one window after its answer', async () => {
+		const time = virtualTime();
+		const pacer = new Pacer(1, PACING_WINDOW_MS, time.now, time.nap);
+		const first = await pacer.acquire();
+		let secondAt: number | undefined;
+		const second = pacer.acquire().then((release) => {
+			secondAt = time.now();
+			release();
+		});
+		// The answer to the first request takes 5 s; only then does its window start.
+		let answered = false;
+		void time.nap(5_000).then(() => {
+			first();
+			answered = true;
+		});
+		await time.settle(() => secondAt !== undefined);
+		await second;
+		expect(answered).toBe(true);
+		expect(secondAt).toBeGreaterThanOrEqual(5_000 + PACING_WINDOW_MS);
+	});
+
+	it('a 429 pause holds back every caller of the key', async () => {
+		const time = virtualTime();
+		const pacer = new Pacer(100, PACING_WINDOW_MS, time.now, time.nap);
+		pacer.pause(7_000);
+		const times: number[] = [];
+		const done = Promise.all(
+			[1, 2, 3].map(async () => {
+				(await pacer.acquire())();
+				times.push(time.now());
+			}),
+		);
+		await time.settle(() => times.length === 3);
+		await done;
+		expect(times.every((t) => t >= 7_000)).toBe(true);
+	});
+});
+
+describe('pacing against the sandbox (20 per minute on both sides)', () => {
+	const sandbox = withSandbox({ rateLimit: 20 });
+
+	it('two concurrent executions share the budget: 20 requests, no 429, and the 21st waits', async () => {
+		const credentials = sandbox.credentials('acmeOwner', { requestsPerMinute: 20 });
+		const tenRequests = async () =>
+			await withExecuteContext(
+				async function () {
+					for (let i = 0; i < 10; i++)
+						await apiRequest.call(this, 'listTags', { query: { limit: 1 } });
+				},
+				{ credentials },
+			);
+		const started = Date.now();
+		const results = await Promise.all([tenRequests(), tenRequests()]);
+		expect(results.map((r) => r.error)).toEqual([undefined, undefined]);
+		expect(Date.now() - started).toBeLessThan(5_000);
+
+		const stop = new AbortController();
+		const third = withExecuteContext(
+			async function () {
+				return await apiRequest.call(this, 'listTags', { query: { limit: 1 } });
+			},
+			{ credentials, signal: stop.signal },
+		);
+		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		const log = (await sandbox.control.requests()).data;
+		expect(log).toHaveLength(20);
+		expect(log.filter((r) => r.status === 429)).toHaveLength(0);
+		// Stopping the execution ends the wait (the window would free only after a minute).
+		stop.abort();
+		await third;
+		expect((await sandbox.control.requests()).data).toHaveLength(20);
+	});
+});

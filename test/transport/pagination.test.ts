@@ -1,0 +1,161 @@
+/**
+ * Pagination (spec "Pagination", all rules) and batching, counted in the
+ * sandbox request log.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { LIMITS } from '../../nodes/shared/endpoints';
+import { getByIds, paginate } from '../../nodes/shared/transport';
+import { withSandbox } from '../helpers/n8n';
+import { drain, failureOf, inNode } from './context';
+import { startFakeApi } from './fake-api';
+
+const sandbox = withSandbox();
+const listed = async (path = '/v1/contacts') =>
+	(await sandbox.control.requests({ method: 'GET', pathPrefix: path })).data;
+
+async function allContacts(): Promise<IDataObject[]> {
+	return await inNode(sandbox.credentials(), async function () {
+		return await drain(paginate.call(this, 'listContacts', {}));
+	});
+}
+
+afterEach(async () => await sandbox.control.settings({ short_pages: 'tail' }));
+
+describe('paginate', () => {
+	it('Return All asks for limit=200 and makes exactly as many requests as the server has pages', async () => {
+		const records = await allContacts();
+		const requests = await listed();
+		const total = (await sandbox.control.info()).orgs.acme.contacts;
+		expect(records).toHaveLength(total);
+		expect(new Set(records.map((r) => r.id)).size).toBe(total);
+		expect(requests).toHaveLength(Math.ceil(total / LIMITS.pageSizeMax));
+		expect(requests.every((r) => r.query.limit === '200')).toBe(true);
+		expect(requests[0].query.cursor).toBeUndefined();
+		expect(requests.slice(1).every((r) => typeof r.query.cursor === 'string')).toBe(true);
+	});
+
+	it.each([
+		[5, ['5']],
+		[200, ['200']],
+		[250, ['200', '50']],
+	])(
+		'Limit %i makes ⌈L/200⌉ requests, asking only for what is still needed',
+		async (max, limits) => {
+			const records = await inNode(sandbox.credentials(), async function () {
+				return await drain(paginate.call(this, 'listContacts', { max }));
+			});
+			expect(records).toHaveLength(max);
+			expect((await listed()).map((r) => r.query.limit)).toEqual(limits);
+		},
+	);
+
+	it('a short page does not end the walk; only a null next_cursor does', async () => {
+		await sandbox.control.settings({ short_pages: 'always' });
+		const total = (await sandbox.control.info()).orgs.acme.contacts;
+		const sizes: number[] = await inNode(sandbox.credentials(), async function () {
+			const seen: number[] = [];
+			for await (const page of paginate.call(this, 'listContacts', {})) seen.push(page.length);
+			return seen;
+		});
+		expect(sizes.slice(0, -1).every((size) => size < LIMITS.pageSizeMax)).toBe(true);
+		expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
+		expect(await listed()).toHaveLength(sizes.length);
+	});
+
+	it('with short pages a Limit still stops once reached, each request asking only for the remainder', async () => {
+		await sandbox.control.settings({ short_pages: 'always' });
+		const sizes: number[] = await inNode(sandbox.credentials(), async function () {
+			const seen: number[] = [];
+			for await (const page of paginate.call(this, 'listContacts', { max: 250 }))
+				seen.push(page.length);
+			return seen;
+		});
+		expect(sizes.reduce((a, b) => a + b, 0)).toBe(250);
+		const expectedLimits = sizes.map((_, i) =>
+			String(Math.min(250 - sizes.slice(0, i).reduce((a, b) => a + b, 0), 200)),
+		);
+		expect((await listed()).map((r) => r.query.limit)).toEqual(expectedLimits);
+	});
+
+	it('sends the same filters and sort with every cursor', async () => {
+		const query = { role: 'client', sort: '-updated_at', updated_since: '2000-01-01' };
+		await sandbox.control.settings({ short_pages: 'always' });
+		await inNode(sandbox.credentials(), async function () {
+			return await drain(paginate.call(this, 'listContacts', { query, max: 450 }));
+		});
+		const requests = await listed();
+		expect(requests.length).toBeGreaterThanOrEqual(2);
+		for (const request of requests) {
+			expect(request.status).toBe(200);
+			expect(request.query).toMatchObject(query);
+		}
+	});
+
+	it('sends a list filter as a repeated parameter (D3)', async () => {
+		await inNode(sandbox.credentials(), async function () {
+			return await drain(
+				paginate.call(this, 'listContacts', { query: { tag: ['Investor', 'VIP'] }, max: 1 }),
+			);
+		});
+		expect((await listed())[0].query.tag).toEqual(['Investor', 'VIP']);
+	});
+
+	it('a repeated cursor raises an error instead of looping', async () => {
+		const api = await startFakeApi({
+			status: 200,
+			body: { data: [{ id: 'a' }], next_cursor: 'same', total: 9 },
+		});
+		try {
+			const error = await failureOf({ apiKey: 'k', baseUrl: api.baseUrl }, async function () {
+				return await drain(paginate.call(this, 'listTags', {}));
+			});
+			expect(error.message).toMatch(/same page cursor twice/);
+			expect(api.requests).toHaveLength(2);
+		} finally {
+			await api.close();
+		}
+	});
+});
+
+describe('getByIds', () => {
+	it('dedupes, batches 450 ids into 3 requests of ≤200 and keeps the order of the ids', async () => {
+		const contacts = await allContacts();
+		await sandbox.control.clearRequests();
+		const ids = contacts
+			.slice(0, 450)
+			.map((c) => String(c.id))
+			.reverse();
+		const unknown = '00000000-0000-4000-8000-000000000000';
+		const found = await inNode(sandbox.credentials(), async function () {
+			return await getByIds.call(this, 'listContacts', [...ids, ...ids.slice(0, 50), unknown]);
+		});
+		expect([...found.keys()]).toEqual(ids);
+		const requests = await listed();
+		expect(requests).toHaveLength(3);
+		const sent = requests.flatMap((r) => String(r.query.ids).split(','));
+		expect(sent.length).toBe(451);
+		expect(new Set(sent).size).toBe(451);
+		expect(
+			requests.every(
+				(r) => String(r.query.ids).split(',').length <= 200 && r.query.limit === '200',
+			),
+		).toBe(true);
+	});
+
+	it('uses contact_ids for contact stats and keys the records by contact_id', async () => {
+		const contacts = await allContacts();
+		await sandbox.control.clearRequests();
+		const ids = contacts.slice(0, 250).map((c) => String(c.id));
+		const stats = await inNode(sandbox.credentials(), async function () {
+			return await getByIds.call(this, 'listContactStats', ids, { query: { from: '2020-01-01' } });
+		});
+		expect([...stats.keys()]).toEqual(ids);
+		const requests = await listed('/v1/contacts/stats');
+		expect(requests).toHaveLength(2);
+		expect(requests.every((r) => r.query.ids === undefined && r.query.from === '2020-01-01')).toBe(
+			true,
+		);
+		expect(requests.map((r) => String(r.query.contact_ids).split(',').length)).toEqual([200, 50]);
+	});
+});

@@ -1,0 +1,84 @@
+/**
+ * The retry policy's pure parts: which failures may be repeated for which
+ * method, how n8n-wrapped network errors are recognised, Retry-After, backoff.
+ */
+import {
+	backoffMs,
+	errorCode,
+	isRetryable,
+	networkFailure,
+	RETRY,
+	retryAfterMs,
+} from '../../nodes/shared/transport/retry';
+
+describe('isRetryable', () => {
+	it.each([
+		['GET', { kind: 'status', status: 500 }, true],
+		['GET', { kind: 'status', status: 503 }, true],
+		['GET', { kind: 'status', status: 404 }, false],
+		['GET', { kind: 'network', code: 'ECONNRESET', detail: '' }, true],
+		['GET', { kind: 'network', code: 'ETIMEDOUT', detail: '' }, true],
+		['GET', { kind: 'network', code: 'ENOTFOUND', detail: '' }, false],
+		['GET', { kind: 'malformed' }, true],
+		['GET', { kind: 'refused' }, true],
+		['POST', { kind: 'status', status: 500 }, false],
+		['POST', { kind: 'network', code: 'ECONNRESET', detail: '' }, false],
+		['POST', { kind: 'network', code: 'ETIMEDOUT', detail: '' }, false],
+		['PATCH', { kind: 'malformed' }, false],
+		['DELETE', { kind: 'status', status: 502 }, false],
+		['POST', { kind: 'refused' }, true],
+		['DELETE', { kind: 'refused' }, true],
+	] as const)('%s on %o: %s', (method, failure, expected) => {
+		expect(isRetryable(failure, method, 1)).toBe(expected);
+	});
+
+	it('stops after the bounded number of attempts', () => {
+		expect(isRetryable({ kind: 'status', status: 500 }, 'GET', RETRY.maxAttempts - 1)).toBe(true);
+		expect(isRetryable({ kind: 'status', status: 500 }, 'GET', RETRY.maxAttempts)).toBe(false);
+		expect(isRetryable({ kind: 'refused' }, 'POST', RETRY.maxRefusedAttempts)).toBe(false);
+	});
+});
+
+describe('network failures as n8n hands them over', () => {
+	it('finds the code on a wrapped cause', () => {
+		const axiosLike = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {
+			code: 'ECONNREFUSED',
+		});
+		const wrapped = Object.assign(new Error('The service refused the connection'), {
+			cause: axiosLike,
+		});
+		expect(networkFailure(wrapped)).toEqual({ kind: 'refused' });
+	});
+	it('reads "socket hang up" and axios timeouts without a code', () => {
+		expect(errorCode(new Error('socket hang up'))).toBe('ECONNRESET');
+		expect(errorCode({ message: 'timeout of 60000ms exceeded' })).toBe('ETIMEDOUT');
+		expect(networkFailure(new Error('socket hang up'))).toEqual({
+			kind: 'network',
+			code: 'ECONNRESET',
+			detail: 'ECONNRESET',
+		});
+	});
+	it('is undefined for errors that are not network failures', () => {
+		expect(networkFailure(new Error('Invalid URL'))).toBeUndefined();
+	});
+});
+
+describe('Retry-After (A7) and backoff', () => {
+	it('reads seconds and HTTP dates, ignores garbage', () => {
+		expect(retryAfterMs('3')).toBe(3000);
+		expect(retryAfterMs(['2'])).toBe(2000);
+		expect(
+			retryAfterMs('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
+		).toBe(10_000);
+		expect(retryAfterMs(undefined)).toBeUndefined();
+		expect(retryAfterMs('soon')).toBeUndefined();
+	});
+	it('backs off exponentially with jitter between half and the full step, capped', () => {
+		for (let attempt = 1; attempt <= 10; attempt++) {
+			const step = Math.min(RETRY.backoffMaxMs, RETRY.backoffBaseMs * 2 ** (attempt - 1));
+			const wait = backoffMs(attempt);
+			expect(wait).toBeGreaterThanOrEqual(step / 2);
+			expect(wait).toBeLessThanOrEqual(step);
+		}
+	});
+});

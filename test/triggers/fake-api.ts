@@ -1,0 +1,192 @@
+/**
+ * An in-memory stand-in for the three lists the polling trigger reads, with the
+ * spec's list semantics and a server clock, for the property test (no HTTP):
+ * - updated_since is inclusive on updated_at (A11);
+ * - contacts and inspections sort by updated_at (or -updated_at), ties by id
+ *   (A12); the account-wide attachment list is newest change first, then
+ *   inspection_id and id (D4), and leaves out attachments of deleted inspections;
+ * - inspections hide canceled and deleted ones unless include_canceled /
+ *   include_deleted;
+ * - keyset cursors bound to sort and filters (D2); pages may be shorter than
+ *   `limit` while more follow (rule 3).
+ * A change gets updated_at from the server clock but becomes visible only at
+ * its commit time, up to `maxLagMs` later (what the spec's "start a few minutes
+ * early" guards against). Faults: an error on the n-th request of a poll, and
+ * a stored cursor the API no longer accepts.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
+import type { ListPage, ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/core/poll';
+
+export interface Version {
+	u: number;
+	commitAt: number;
+	data: IDataObject;
+}
+
+export interface FakeRecord {
+	resource: Resource;
+	/** What the trigger keys on: id, or inspection_id/id for attachments. */
+	key: string;
+	versions: Version[];
+}
+
+export interface PollPlan {
+	/** 1-based index of the request that fails, if any. */
+	failAt?: number;
+	/** Changes applied right after the n-th request (1-based). */
+	during?: Array<{ after: number; apply: () => void }>;
+	/** Stored cursors (from earlier polls) are refused. */
+	refuseStoredCursors?: boolean;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+export const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+type SortKey = Array<string | number>;
+
+function compare(a: SortKey, b: SortKey): number {
+	for (let i = 0; i < a.length; i++) {
+		if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+export class FakeApi implements ListSource {
+	serverNow = Date.parse('2030-01-01T00:00:00.000Z');
+	localNow = 0;
+	readonly records = new Map<string, FakeRecord>();
+	/** Per request of the current poll: the resource and the versions it could see. */
+	requests: Array<{ resource: Resource; visible: Version[] }> = [];
+	/** What the run exercised, so the test can show its histories were not trivial. */
+	readonly stats = { faults: 0, staleCursors: 0, changesBetweenPages: 0 };
+	private plan: PollPlan = {};
+	private issued = new Set<string>();
+	private counter = 0;
+
+	constructor(
+		private readonly pageSize: number,
+		private readonly maxLagMs: number,
+		private readonly localCostMs = 10,
+	) {}
+
+	beginPoll(plan: PollPlan): void {
+		this.plan = plan;
+		this.requests = [];
+		this.issued = new Set();
+	}
+
+	advance(ms: number): void {
+		this.serverNow += ms;
+	}
+
+	/** Every change made later waits at most `maxLagMs`: advancing past it makes everything visible. */
+	settle(): void {
+		this.serverNow += this.maxLagMs + 1;
+	}
+
+	nextId(): number {
+		return ++this.counter;
+	}
+
+	/** A new version at the server's now; it becomes visible after its lag, never before an earlier one. */
+	change(
+		resource: Resource,
+		key: string,
+		patch: (previous: IDataObject | null, now: string) => IDataObject,
+		lagMs = 0,
+	): void {
+		this.serverNow += 1; // every change gets its own millisecond, so updated_at grows per record
+		const record = this.records.get(`${resource}:${key}`) ?? { resource, key, versions: [] };
+		this.records.set(`${resource}:${key}`, record);
+		const last = record.versions.at(-1);
+		const commitAt = Math.max(this.serverNow + Math.min(lagMs, this.maxLagMs), last?.commitAt ?? 0);
+		const data = { ...patch(last?.data ?? null, iso(this.serverNow)), updated_at: iso(this.serverNow) };
+		record.versions.push({ u: this.serverNow, commitAt, data });
+	}
+
+	/** The version a reader sees now: the latest committed one. */
+	visibleVersion(record: FakeRecord): Version | undefined {
+		for (let i = record.versions.length - 1; i >= 0; i--) {
+			if (record.versions[i].commitAt <= this.serverNow) return record.versions[i];
+		}
+		return undefined;
+	}
+
+	/** Visible in the lists a watcher reads (deleted inspections included, as the trigger asks for them). */
+	listed(resource: Resource): Version[] {
+		const out: Version[] = [];
+		for (const record of this.records.values()) {
+			if (record.resource !== resource) continue;
+			const version = this.visibleVersion(record);
+			if (!version) continue;
+			if (resource === 'attachments' && this.inspectionDeleted(String(version.data.inspection_id))) continue;
+			out.push(version);
+		}
+		return out;
+	}
+
+	private inspectionDeleted(id: string): boolean {
+		const record = this.records.get(`inspections:${id}`);
+		const version = record && this.visibleVersion(record);
+		return version?.data.deleted === true;
+	}
+
+	async fetch(request: ListRequest): Promise<ListPage> {
+		const index = this.requests.length + 1;
+		this.localNow += this.localCostMs;
+		this.serverNow += 5;
+		const { resource, query, cursor } = request;
+		this.requests.push({ resource, visible: this.listed(resource) });
+		if (this.plan.failAt === index) {
+			this.stats.faults++;
+			throw new Error(`injected fault on request ${index}`);
+		}
+		if (cursor !== null && !this.issued.has(cursor) && this.plan.refuseStoredCursors) {
+			this.stats.staleCursors++;
+			return { records: [], nextCursor: null, staleCursor: true };
+		}
+		const page = this.page(resource, query, cursor);
+		for (const during of this.plan.during ?? []) {
+			if (during.after !== index) continue;
+			during.apply();
+			this.stats.changesBetweenPages++;
+		}
+		return page;
+	}
+
+	private page(resource: Resource, query: IDataObject, cursor: string | null): ListPage {
+		const since = typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : null;
+		const sort = typeof query.sort === 'string' ? query.sort : '';
+		if (resource === 'attachments' && sort !== '') throw new Error('the attachments list takes no sort');
+		if (resource === 'inspections' && (query.include_deleted !== true || query.include_canceled !== true)) {
+			throw new Error('the trigger must ask for deleted and canceled inspections');
+		}
+		const keyOf = (v: Version): SortKey => {
+			const id = String(v.data.id);
+			if (resource === 'attachments') return [-v.u, String(v.data.inspection_id), id.length, id];
+			if (sort === 'updated_at') return [v.u, id];
+			if (sort === '-updated_at') return [-v.u, id];
+			return [id];
+		};
+		const rows = this.listed(resource)
+			.filter((v) => since === null || v.u >= since)
+			.map((v) => ({ v, key: keyOf(v) }))
+			.sort((a, b) => compare(a.key, b.key));
+		const binding = JSON.stringify({ resource, since, sort });
+		let start = 0;
+		if (cursor !== null) {
+			const decoded = JSON.parse(cursor) as { binding: string; key: SortKey };
+			if (decoded.binding !== binding) throw new Error('400: cursor made with other filters');
+			start = rows.findIndex((row) => compare(row.key, decoded.key) > 0);
+			if (start === -1) start = rows.length;
+		}
+		const limit = Math.min(Number(query.limit), this.pageSize);
+		const slice = rows.slice(start, start + limit);
+		const more = start + slice.length < rows.length;
+		const next = more ? JSON.stringify({ binding, key: slice.at(-1)?.key ?? [] }) : null;
+		if (next !== null) this.issued.add(next);
+		return { records: slice.map((row) => ({ ...row.v.data })), nextCursor: next };
+	}
+}

@@ -1,0 +1,136 @@
+/**
+ * Random change histories for the polling trigger's property test: records
+ * created and changed (with commit lag), idle time, polls with budget
+ * cut-offs, faults in the middle of a walk, changes landing between pages,
+ * refused stored cursors, and restarts that reload the state from JSON.
+ */
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
+import { type FakeApi, uuid } from './fake-api';
+
+export const INSPECTION_ACTIONS = ['confirm', 'reschedule', 'cancel', 'publish', 'delete', 'touch'] as const;
+
+export interface ChangeOp {
+	kind: 'create' | 'change';
+	resource: Resource;
+	/** Picks an existing record (modulo the count). */
+	pick: number;
+	action: (typeof INSPECTION_ACTIONS)[number];
+	lagMs: number;
+}
+
+export type Step =
+	| ({ step: 'mutate' } & ChangeOp)
+	| { step: 'advance'; ms: number }
+	| { step: 'restart' }
+	| {
+			step: 'poll';
+			/** Pages the budget allows, roughly; null: no limit. */
+			budgetPages: number | null;
+			failAt: number | null;
+			during: ChangeOp[];
+			duringAfter: number;
+			refuseStoredCursors: boolean;
+	  };
+
+export interface History {
+	pageSize: number;
+	emitExisting: boolean;
+	initial: ChangeOp[];
+	steps: Step[];
+}
+
+const MINUTE = 60_000;
+
+const changeOp = (maxLagMs: number): fc.Arbitrary<ChangeOp> =>
+	fc.record({
+		kind: fc.constantFrom('create', 'change', 'change'),
+		resource: fc.constantFrom<Resource>('contacts', 'inspections', 'inspections', 'attachments'),
+		pick: fc.nat(50),
+		action: fc.constantFrom(...INSPECTION_ACTIONS),
+		lagMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: maxLagMs })),
+	});
+
+export function historyArbitrary(maxLagMs: number): fc.Arbitrary<History> {
+	const op = changeOp(maxLagMs);
+	const step: fc.Arbitrary<Step> = fc.oneof(
+		{ weight: 5, arbitrary: op.map((change) => ({ step: 'mutate' as const, ...change })) },
+		{ weight: 2, arbitrary: fc.integer({ min: 0, max: 10 * MINUTE }).map((ms) => ({ step: 'advance' as const, ms })) },
+		{ weight: 1, arbitrary: fc.constant({ step: 'restart' as const }) },
+		{
+			weight: 4,
+			arbitrary: fc.record({
+				step: fc.constant('poll' as const),
+				budgetPages: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+				failAt: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null, freq: 3 }),
+				during: fc.array(op, { maxLength: 3 }),
+				duringAfter: fc.integer({ min: 1, max: 5 }),
+				refuseStoredCursors: fc.boolean(),
+			}),
+		},
+	);
+	return fc.record({
+		pageSize: fc.integer({ min: 1, max: 4 }),
+		emitExisting: fc.boolean(),
+		initial: fc.array(op.map((change) => ({ ...change, kind: 'create' as const })), { maxLength: 10, size: 'max' }),
+		steps: fc.array(step, { minLength: 4, maxLength: 40, size: 'max' }),
+	});
+}
+
+function inspectionPatch(action: ChangeOp['action'], previous: IDataObject, now: string): IDataObject {
+	switch (action) {
+		case 'confirm':
+			return { ...previous, status: 'confirmed' };
+		case 'reschedule':
+			return { ...previous, scheduled_for: new Date(Date.parse(now) + 86_400_000).toISOString() };
+		case 'cancel':
+			return { ...previous, status: 'canceled', canceled_at: now };
+		case 'publish':
+			return { ...previous, reports: { status: 'published' } };
+		case 'delete':
+			return { ...previous, deleted: true, deleted_at: now };
+		case 'touch':
+			return { ...previous, notes: `changed at ${now}` };
+	}
+}
+
+/** Applies one change to the fake API: a new record, or a new version of an existing one. */
+export function applyChange(api: FakeApi, op: ChangeOp): void {
+	const existing = [...api.records.values()].filter((r) => r.resource === op.resource);
+	const inspections = [...api.records.values()].filter((r) => r.resource === 'inspections');
+	if (op.kind === 'create' || existing.length === 0) {
+		const n = api.nextId();
+		if (op.resource === 'contacts') {
+			api.change('contacts', uuid(n), (_p, now) => ({ id: uuid(n), first_name: `C${n}`, email: `c${n}@x.test`, created_at: now }), op.lagMs);
+		} else if (op.resource === 'inspections') {
+			api.change('inspections', uuid(n), (_p, now) => ({
+				id: uuid(n),
+				status: op.pick % 2 === 0 ? 'waiting' : 'confirmed',
+				scheduled_for: op.pick % 3 === 0 ? null : new Date(Date.parse(now) + 3_600_000).toISOString(),
+				created_at: now,
+				canceled_at: null,
+				reports: { status: 'na' },
+				deleted: false,
+				deleted_at: null,
+			}), op.lagMs);
+		} else if (inspections.length > 0) {
+			const inspectionId = inspections[op.pick % inspections.length].key;
+			const id = String(n);
+			api.change('attachments', `${inspectionId}/${id}`, (_p, now) => ({
+				id,
+				inspection_id: inspectionId,
+				kind: 'document',
+				created_at: now,
+			}), op.lagMs);
+		}
+		return;
+	}
+	const record = existing[op.pick % existing.length];
+	api.change(op.resource, record.key, (previous, now) => {
+		const base = previous ?? {};
+		if (op.resource === 'inspections') return inspectionPatch(op.action, base, now);
+		return { ...base, name: `changed at ${now}` };
+	}, op.lagMs);
+}

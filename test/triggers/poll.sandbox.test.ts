@@ -1,0 +1,221 @@
+/**
+ * The polling trigger through n8n-core's PollContext (the harness's runPoll,
+ * static data kept between polls) against the in-process sandbox, changed with
+ * the sandbox's control API: baseline, every event with record and previous,
+ * the event filter, the request cost of an idle poll, and Fetch Test Event.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { InspectionBusinessTrigger } from '../../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
+import { runPoll, withSandbox } from '../helpers/n8n';
+
+const sandbox = withSandbox({}, { reset: true });
+const trigger = new InspectionBusinessTrigger();
+
+const ALL_EVENTS = [
+	'contact.created',
+	'contact.updated',
+	'inspection.created',
+	'inspection.updated',
+	'inspection.confirmed',
+	'inspection.rescheduled',
+	'inspection.canceled',
+	'inspection.published',
+	'inspection.deleted',
+	'attachment.added',
+];
+
+async function poll(staticData: IDataObject, events = ALL_EVENTS, options: IDataObject = {}) {
+	const result = await runPoll({
+		node: trigger,
+		parameters: { events, options: options as INodeParameters },
+		credentials: sandbox.credentials(),
+		staticData,
+	});
+	if (result.error) throw result.error;
+	return result.items.map((item: INodeExecutionData) => item.json);
+}
+
+async function baseline(events = ALL_EVENTS): Promise<IDataObject> {
+	const staticData: IDataObject = {};
+	expect(await poll(staticData, events)).toEqual([]);
+	return staticData;
+}
+
+const newInspection = async (fields: IDataObject = {}) =>
+	(await sandbox.control.createInspection({
+		org: 'acme',
+		status: 'waiting',
+		scheduled_for: '2027-03-01T15:00:00.000Z',
+		...fields,
+	})) as IDataObject;
+
+async function requestsByPath() {
+	const log = await sandbox.control.requests({ pathPrefix: '/v1/' });
+	return log.data.map((entry) => ({ method: entry.method, path: entry.path, query: entry.query as IDataObject }));
+}
+
+test('the first poll takes a baseline and emits nothing; an idle poll costs one request per watched resource', async () => {
+	const staticData = await baseline();
+	expect(Object.keys(staticData)).not.toHaveLength(0);
+
+	await sandbox.control.clearRequests();
+	expect(await poll(staticData)).toEqual([]);
+	const requests = await requestsByPath();
+	expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+		'GET /v1/contacts',
+		'GET /v1/inspections',
+		'GET /v1/attachments',
+	]);
+	for (const request of requests) {
+		expect(request.query.limit).toBe('200');
+		expect(typeof request.query.updated_since).toBe('string');
+	}
+	expect(requests[0].query.sort).toBe('updated_at');
+	expect(requests[1].query).toMatchObject({ sort: 'updated_at', include_deleted: 'true', include_canceled: 'true' });
+	// The newest-first attachment list takes no sort.
+	expect(requests[2].query.sort).toBeUndefined();
+});
+
+test('only the resources the selected events need are watched', async () => {
+	const staticData = await baseline(['contact.updated']);
+	await sandbox.control.clearRequests();
+	expect(await poll(staticData, ['contact.updated'])).toEqual([]);
+	expect((await requestsByPath()).map((r) => r.path)).toEqual(['/v1/contacts']);
+});
+
+test('inspection changes made in the business tools emit their events with the record and what it was before', async () => {
+	const staticData = await baseline();
+
+	const created = await newInspection();
+	const id = String(created.id);
+	let items = await poll(staticData);
+	expect(items).toEqual([
+		{ event: 'inspection.created', events: ['inspection.created'], record: expect.objectContaining({ id }), previous: null },
+	]);
+
+	await sandbox.control.confirmInspection(id);
+	items = await poll(staticData);
+	expect(items).toHaveLength(1);
+	expect(items[0]).toMatchObject({
+		event: 'inspection.confirmed',
+		events: ['inspection.updated', 'inspection.confirmed'],
+		record: { id, status: 'confirmed' },
+		previous: { status: 'waiting', scheduled_for: '2027-03-01T15:00:00.000Z', deleted: false },
+	});
+	expect((items[0].previous as IDataObject).updated_at).toBe(created.updated_at);
+
+	await sandbox.control.rescheduleInspection(id, '2027-03-02T09:30:00.000Z');
+	items = await poll(staticData);
+	expect(items).toHaveLength(1);
+	expect(items[0]).toMatchObject({
+		event: 'inspection.rescheduled',
+		record: { id, scheduled_for: '2027-03-02T09:30:00.000Z' },
+		previous: { status: 'confirmed', scheduled_for: '2027-03-01T15:00:00.000Z' },
+	});
+
+	await sandbox.control.publishReports(id);
+	items = await poll(staticData);
+	expect(items).toMatchObject([{ event: 'inspection.published', record: { id, reports: { status: 'published' } } }]);
+	expect(items[0].previous).toMatchObject({ reports_status: 'pending' });
+
+	await sandbox.control.cancelInspection(id);
+	items = await poll(staticData);
+	expect(items).toMatchObject([{ event: 'inspection.canceled', record: { id, status: 'canceled' }, previous: { status: 'confirmed' } }]);
+
+	await sandbox.control.deleteInspection(id);
+	items = await poll(staticData);
+	expect(items).toMatchObject([{ event: 'inspection.deleted', record: { id, deleted: true }, previous: { deleted: false } }]);
+	expect((items[0].record as IDataObject).deleted_at).toEqual(expect.any(String));
+
+	// Nothing changed since: the overlap returns the same versions again, and they are not emitted twice.
+	expect(await poll(staticData)).toEqual([]);
+});
+
+test('contact changes emit contact.created and contact.updated', async () => {
+	const staticData = await baseline();
+	const contact = (await sandbox.control.createContact('acme', { first_name: 'Ada', email: 'ada@example.com' })) as IDataObject;
+	const id = String(contact.id);
+	let items = await poll(staticData);
+	expect(items).toEqual([
+		{ event: 'contact.created', events: ['contact.created'], record: expect.objectContaining({ id, first_name: 'Ada' }), previous: null },
+	]);
+
+	await sandbox.control.updateContact(id, { last_name: 'Lovelace' });
+	items = await poll(staticData);
+	expect(items).toEqual([
+		{
+			event: 'contact.updated',
+			events: ['contact.updated'],
+			record: expect.objectContaining({ id, last_name: 'Lovelace' }),
+			previous: { updated_at: contact.updated_at },
+		},
+	]);
+});
+
+test('a new attachment emits attachment.added once', async () => {
+	const staticData = await baseline();
+	const inspection = await newInspection();
+	const form = new FormData();
+	form.append('kind', 'document');
+	form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'note.txt');
+	const upload = await fetch(`${sandbox.baseUrl}/v1/inspections/${String(inspection.id)}/attachments`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${sandbox.credentials().apiKey}` },
+		body: form,
+	});
+	expect(upload.status).toBe(201);
+	const attachment = (await upload.json()) as IDataObject;
+
+	const items = await poll(staticData, ['attachment.added']);
+	expect(items).toEqual([
+		{
+			event: 'attachment.added',
+			events: ['attachment.added'],
+			record: expect.objectContaining({ id: attachment.id, inspection_id: inspection.id }),
+			previous: null,
+		},
+	]);
+	expect(await poll(staticData, ['attachment.added'])).toEqual([]);
+});
+
+test('the event filter drops changes of other kinds, but the state still follows them', async () => {
+	const staticData = await baseline(['inspection.confirmed']);
+	const id = String((await newInspection()).id);
+	await sandbox.control.rescheduleInspection(id, '2027-04-01T10:00:00.000Z');
+	expect(await poll(staticData, ['inspection.confirmed'])).toEqual([]);
+
+	await sandbox.control.confirmInspection(id);
+	const items = await poll(staticData, ['inspection.confirmed']);
+	expect(items).toMatchObject([
+		{ event: 'inspection.confirmed', events: ['inspection.confirmed'], previous: { scheduled_for: '2027-04-01T10:00:00.000Z' } },
+	]);
+});
+
+test('Fetch Test Event returns the newest matching record and leaves the state untouched', async () => {
+	const staticData = await baseline();
+	const id = String((await newInspection()).id);
+	await sandbox.control.confirmInspection(id);
+	const before = JSON.stringify(staticData);
+
+	const manual = await runPoll({
+		node: trigger,
+		parameters: { events: ['inspection.confirmed'], options: {} },
+		credentials: sandbox.credentials(),
+		staticData,
+		mode: 'manual',
+	});
+	expect(manual.error).toBeUndefined();
+	expect(manual.items.map((item) => item.json)).toEqual([
+		{
+			event: 'inspection.confirmed',
+			events: ['inspection.confirmed'],
+			record: expect.objectContaining({ id, status: 'confirmed' }),
+			previous: null,
+		},
+	]);
+	expect(JSON.stringify(staticData)).toBe(before);
+
+	// The real poll still sees the change the test run looked at.
+	expect(await poll(staticData, ['inspection.confirmed'])).toMatchObject([{ event: 'inspection.confirmed' }]);
+});
