@@ -65,8 +65,9 @@ export interface PollResult {
 
 /**
  * Runs one resource's walk. A finished leftover window says nothing about what
- * changed meanwhile behind its cursor (a record that became visible late, an
- * attachment that jumped to the top), so a fresh window follows it.
+ * changed behind its cursor while it waited (a record that became visible
+ * late, an attachment that jumped to the top), so a window from where it was
+ * first cut, minus the overlap, follows it.
  */
 async function walk(ctx: WalkContext): Promise<boolean> {
 	const { state, resource } = ctx;
@@ -76,7 +77,8 @@ async function walk(ctx: WalkContext): Promise<boolean> {
 	const plan: WalkPlan = resource === 'attachments' ? { ascending: false } : { ascending: true, sort: 'updated_at' };
 	const leftover = state.walk;
 	const done = await walkList(ctx, plan);
-	return done && leftover ? await walkList(ctx, plan, leftover.floor) : done;
+	if (!done || leftover?.anchor == null) return done;
+	return await walkList(ctx, plan, { since: leftover.anchor - ctx.overlapMs, floor: leftover.floor });
 }
 
 /** The watched resources in this poll's order, starting with the one the last poll named. */

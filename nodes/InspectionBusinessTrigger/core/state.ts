@@ -24,16 +24,19 @@ export const DEFAULT_CAP = 100_000;
 export type Mode = 'baseline' | 'existing' | 'live';
 
 /**
- * A walk the poll budget cut short. `floor` is the start of the window it
- * belongs to: "created" and "added" are judged against it, and the state keeps
- * versions back to it. Newest-first walks (attachments) also keep their
- * updated_since, the cursor of their next page and the newest updated_at seen.
+ * A walk the poll budget cut short: its updated_since and the cursor of its
+ * next page (bound to each other, D2), the newest updated_at it saw (`top`),
+ * `floor`, the start of the window it belongs to ("created" and "added" are
+ * judged against it, and the state keeps versions back to it), and `anchor`,
+ * where it stood when first cut: the fresh window after it starts at
+ * `anchor - overlap`, to find what became visible behind its cursor meanwhile.
  */
 export interface PendingWalk {
 	floor: number | null;
 	since: number | null;
 	cursor: string | null;
 	top: number | null;
+	anchor: number | null;
 }
 
 export interface StoredResource {
@@ -115,9 +118,9 @@ const isTime = (value: unknown): value is number | null => value === null || typ
 function readWalk(value: unknown): PendingWalk | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
 	const walk = value as IDataObject;
-	if (!isTime(walk.floor) || !isTime(walk.since) || !isTime(walk.top)) return undefined;
+	if (!isTime(walk.floor) || !isTime(walk.since) || !isTime(walk.top) || !isTime(walk.anchor)) return undefined;
 	if (walk.cursor !== null && typeof walk.cursor !== 'string') return undefined;
-	return { floor: walk.floor, since: walk.since, cursor: walk.cursor, top: walk.top };
+	return { floor: walk.floor, since: walk.since, cursor: walk.cursor, top: walk.top, anchor: walk.anchor };
 }
 
 /**

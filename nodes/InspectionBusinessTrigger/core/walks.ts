@@ -118,24 +118,31 @@ export interface WalkPlan {
  * poll continues exactly there, even inside a run of equal updated_at values.
  * If the API refuses the stored cursor, an ascending walk restarts at its
  * position (everything before it is done) and a newest-first walk restarts its
- * window; either way the dedupe drops what comes back. "Created" and "added"
- * are judged against the window the walk started with (`floor`), or, for the
- * fresh window after a finished leftover one, against the leftover's floor.
+ * window; either way the dedupe drops what comes back. `start` replaces the
+ * fresh window's updated_since and floor (the window after a leftover one).
  */
-export async function walkList(ctx: WalkContext, plan: WalkPlan, carriedFloor?: number | null): Promise<boolean> {
+export async function walkList(
+	ctx: WalkContext,
+	plan: WalkPlan,
+	start?: { since: number | null; floor: number | null },
+): Promise<boolean> {
 	const { state, overlapMs } = ctx;
 	const resumed = state.walk !== undefined;
 	const fresh = plan.probe || state.position === null ? null : state.position - overlapMs;
 	const walk: PendingWalk = state.walk ?? {
-		floor: carriedFloor === undefined ? fresh : carriedFloor,
-		since: fresh,
+		floor: start ? start.floor : fresh,
+		since: start ? start.since : fresh,
 		cursor: null,
 		top: null,
+		anchor: null,
 	};
 	const found: TriggerItem[] = [];
 	const flush = () => ctx.items.push(...(plan.ascending ? found : found.reverse()));
+	let pages = 0;
 	for (;;) {
 		if (!ctx.budget.allows(ctx.share)) {
+			// A walk that had not begun leaves nothing behind its cursor to look for later.
+			if (pages > 0 || resumed) walk.anchor ??= plan.ascending ? state.position : walk.top;
 			state.walk = walk;
 			flush();
 			return false;
@@ -144,6 +151,7 @@ export async function walkList(ctx: WalkContext, plan: WalkPlan, carriedFloor?: 
 		const page = await ctx.budget.timed(() =>
 			ctx.source.fetch({ resource: ctx.resource, query, cursor: walk.cursor }),
 		);
+		pages++;
 		if (page.staleCursor && walk.cursor !== null) {
 			walk.cursor = null;
 			if (plan.ascending && state.position !== null) walk.since = state.position;
@@ -171,9 +179,8 @@ export async function walkList(ctx: WalkContext, plan: WalkPlan, carriedFloor?: 
 	flush();
 	if (!plan.ascending) state.position = later(state.position, walk.top);
 	state.walk = undefined;
-	// A newest-first leftover is followed by a fresh window (see runPoll): the initial walk of an
-	// attachment that jumped above the cursor must still report it as existing.
-	if (plan.ascending || plan.probe || !resumed) state.mode = 'live';
+	// The window that follows a leftover (see runPoll) still belongs to the initial walk, if this was one.
+	if (plan.probe || !resumed || walk.anchor === null) state.mode = 'live';
 	return true;
 }
 
