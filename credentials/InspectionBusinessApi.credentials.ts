@@ -10,7 +10,7 @@ import type {
  * The credential test resolves its Base URL through this expression. A plain-http
  * URL that is not loopback is swapped for a host under `.invalid` whose name says
  * why, so the test fails before the key could travel unencrypted. The transport
- * enforces the same rule on every request (`nodes/shared/transport/base-url.ts`).
+ * enforces the same rule on every request (`checkedUrl` in `nodes/shared/transport/settings.ts`).
  */
 const TESTED_BASE_URL =
 	'={{ /^https:\\/\\//i.test($credentials.baseUrl.trim()) || /^http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)/i.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "https://plain-http-refused-use-https.invalid" }}';

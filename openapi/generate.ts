@@ -186,7 +186,7 @@ function operation(key: EndpointKey, e: Endpoint): Schema {
 	};
 }
 
-export function buildOpenApi(): Schema {
+function buildOpenApi(): Schema {
 	const endpoints = Object.entries(ENDPOINTS) as Array<[EndpointKey, Endpoint]>;
 	const paths: Record<string, Record<string, Schema>> = {};
 	const schemas: Record<string, Schema> = { ...RECORD_SCHEMAS };

@@ -9,7 +9,7 @@ import { parseQuery, type ParsedQuery } from './query';
 import type { AttachmentRec, InspectionRec } from './types';
 import { checkFileType, sanitizeFilename } from './uploads';
 
-export function renderAttachment(ctx: RenderContext, a: AttachmentRec): Record<string, unknown> {
+function renderAttachment(ctx: RenderContext, a: AttachmentRec): Record<string, unknown> {
 	return {
 		id: a.id,
 		inspection_id: a.inspectionId,

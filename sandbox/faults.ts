@@ -1,6 +1,6 @@
 import { Prng } from './prng';
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
 	'429',
 	'429-no-retry-after',
 	'500',

@@ -6,9 +6,9 @@ import { parseQuery } from './query';
 import type { InspectionRec } from './types';
 
 const HOUR = 60 * 60 * 1000;
-export const PORTAL_BASE = 'https://portal.inspectionbusiness.example/reports/';
+const PORTAL_BASE = 'https://portal.inspectionbusiness.example/reports/';
 
-export const endsAt = (i: InspectionRec): number | null =>
+const endsAt = (i: InspectionRec): number | null =>
 	i.scheduledFor === null || i.durationHours === null
 		? null
 		: i.scheduledFor + i.durationHours * HOUR;

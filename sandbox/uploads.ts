@@ -2,7 +2,7 @@ import type { FileRule } from '../nodes/shared/endpoints';
 import { badRequest } from './http';
 import type { UploadedFile } from './multipart';
 
-export const extensionOf = (filename: string): string => {
+const extensionOf = (filename: string): string => {
 	const dot = filename.lastIndexOf('.');
 	return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
 };

@@ -34,7 +34,7 @@ export interface DeliveryAttempt {
 	payload: unknown;
 }
 
-export const DEFAULT_RETRY_DELAYS_MS = [200, 1000, 3000];
+const DEFAULT_RETRY_DELAYS_MS = [200, 1000, 3000];
 const ATTEMPT_TIMEOUT_MS = 5000;
 
 const optionalString = (body: Record<string, unknown>, name: string): string | null => {

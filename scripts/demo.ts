@@ -16,7 +16,7 @@ import { N8nUserFolder } from './n8n-instance';
 import { ensureRuntime, N8N_VERSION } from './n8n-runtime';
 import { LOCAL_OWNER } from './n8n-rest';
 import type { N8nServer } from './n8n-server';
-import { buildPackage, declaredNodeFiles, packPackage } from './package-tarball';
+import { buildPackage, declaredNodeTypes, packPackage } from './package-tarball';
 import { isPortFree } from './ports';
 import { loadExamples, SANDBOX_CREDENTIAL, sandboxCredential } from './workflows';
 
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
 		log('Starting n8n');
 		server = await userFolder.startServer(port);
 		await server.rest.setupOwner(LOCAL_OWNER);
-		await server.assertPackageLoaded(packed.name, declaredNodeFiles().length);
+		await server.assertPackageLoaded(packed.name, declaredNodeTypes());
 		const running = server;
 		const watch = setInterval(() => {
 			if (!running.running) {

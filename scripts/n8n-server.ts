@@ -50,20 +50,19 @@ export class N8nServer {
 	}
 
 	/**
-	 * Fails unless n8n lists `count` node types of the package (needs a login).
+	 * Fails unless n8n lists each of the package's node types (needs a login).
 	 * n8n skips a package that fails to load and only logs why; this surfaces it.
 	 */
-	async assertPackageLoaded(packageName: string, count: number): Promise<string[]> {
-		const types = await this.rest.get<Array<{ name: string }>>('/types/nodes.json');
-		const loaded = [...new Set(types.map((type) => type.name).filter((name) => name.startsWith(`${packageName}.`)))];
-		if (loaded.length !== count) {
+	async assertPackageLoaded(packageName: string, nodeTypes: string[]): Promise<void> {
+		const listed = new Set((await this.rest.get<Array<{ name: string }>>('/types/nodes.json')).map((type) => type.name));
+		const missing = nodeTypes.filter((name) => !listed.has(`${packageName}.${name}`));
+		if (missing.length > 0) {
 			const reasons = this.log
 				.split('\n')
-				.filter((line) => /failed to load package|cannot find module|error/i.test(line))
+				.filter((line) => line.includes(packageName) || /failed to load|cannot find module/i.test(line))
 				.slice(0, 10);
-			throw new Error(`n8n loaded ${loaded.length} of ${count} node types of ${packageName}:\n${reasons.join('\n')}`);
+			throw new Error(`n8n did not load ${missing.join(', ')} of ${packageName}:\n${reasons.join('\n')}`);
 		}
-		return loaded;
 	}
 }
 

@@ -17,10 +17,16 @@ export interface PackResult {
 	files: string[];
 }
 
-/** The node files package.json declares to n8n (`n8n.nodes`). */
-export function declaredNodeFiles(): string[] {
+/**
+ * The node types package.json declares to n8n (`n8n.nodes`), by type name:
+ * `dist/nodes/X/InspectionBusiness.node.js` is `inspectionBusiness`.
+ */
+export function declaredNodeTypes(): string[] {
 	const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
-	return manifest.n8n.nodes;
+	return manifest.n8n.nodes.map((file) => {
+		const className = path.basename(file, '.node.js');
+		return className.charAt(0).toLowerCase() + className.slice(1);
+	});
 }
 
 /** `n8n-node build`: tsc over nodes/ and credentials/, icons copied into dist/. */

@@ -57,6 +57,9 @@ export const FILE_RULES = {
 	},
 } as const satisfies Record<'photo' | 'report' | 'document', FileRule>;
 
+/** The id format of every record (`uuid` in the spec); the editor and the local checks share it. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 export const CONTACT_ROLES = [
 	'Customer',
 	'Buyer Agent',

@@ -7,10 +7,9 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, LIMITS } from './endpoints';
+import { ENDPOINTS, LIMITS, UUID_PATTERN } from './endpoints';
 import type { BodyField, Endpoint, EndpointKey, QueryParam } from './endpoints';
 
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const UUID_PLACEHOLDER = 'e.g. 3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a';
 const EMAIL_PLACEHOLDER = 'name@email.com';
 const EXPRESSION_LINK = '<a href="https://docs.n8n.io/code/expressions/">expression</a>';

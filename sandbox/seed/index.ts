@@ -14,7 +14,7 @@ interface OrgSize {
 const GLOBEX: OrgSize = { contacts: 60, tags: 6, agencies: 5, inspections: 80 };
 
 /** Seed sizes by name. 520 contacts: a limit-200 walk has a short page before the last. */
-export const SEEDS: Record<string, Record<OrgId, OrgSize>> = {
+const SEEDS: Record<string, Record<OrgId, OrgSize>> = {
 	demo: { acme: { contacts: 520, tags: 25, agencies: 40, inspections: 1200 }, globex: GLOBEX },
 	large: {
 		acme: { contacts: 50_000, tags: 25, agencies: 120, inspections: 20_000 },

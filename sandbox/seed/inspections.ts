@@ -9,7 +9,7 @@ import * as W from './words';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-export const SAMPLE_INSPECTIONS_PER_ORG = 3;
+const SAMPLE_INSPECTIONS_PER_ORG = 3;
 
 export interface InspectionSeedOptions {
 	count: number;

@@ -7,7 +7,7 @@ import { AGENCY_WORDS, FIRST_NAMES, LAST_NAMES, PLACES, STREETS, TAG_NAMES } fro
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Roles held by contacts that are neither clients nor agents, one fixed role each. */
-export const OTHER_ROLES = [
+const OTHER_ROLES = [
 	'Sub Contractor',
 	'Insurance Agent',
 	'Lender',

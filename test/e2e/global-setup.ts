@@ -12,7 +12,7 @@ import { ensureChromium } from '../../scripts/chromium';
 import { N8nUserFolder } from '../../scripts/n8n-instance';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
-import { buildPackage, declaredNodeFiles, PACKAGE_DIR, packPackage } from '../../scripts/package-tarball';
+import { buildPackage, declaredNodeTypes, PACKAGE_DIR, packPackage } from '../../scripts/package-tarball';
 import { freePort } from '../../scripts/ports';
 import { killAllOnSignals } from '../../scripts/processes';
 import { loadExamples } from '../../scripts/workflows';
@@ -53,7 +53,7 @@ export default async function globalSetup(): Promise<void> {
 			onOutput: (chunk) => appendFileSync(serverLog, chunk),
 		});
 		await resources.server.rest.setupOwner(LOCAL_OWNER);
-		await resources.server.assertPackageLoaded(packed.name, declaredNodeFiles().length);
+		await resources.server.assertPackageLoaded(packed.name, declaredNodeTypes());
 
 		const state: E2eState = {
 			workDir,

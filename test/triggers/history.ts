@@ -56,14 +56,19 @@ const changeOp = (maxLagMs: number): fc.Arbitrary<ChangeOp> =>
 export function historyArbitrary(maxLagMs: number): fc.Arbitrary<History> {
 	const op = changeOp(maxLagMs);
 	const step: fc.Arbitrary<Step> = fc.oneof(
-		{ weight: 5, arbitrary: op.map((change) => ({ step: 'mutate' as const, ...change })) },
-		{ weight: 2, arbitrary: fc.integer({ min: 0, max: 10 * MINUTE }).map((ms) => ({ step: 'advance' as const, ms })) },
+		{ weight: 6, arbitrary: op.map((change) => ({ step: 'mutate' as const, ...change })) },
+		{
+			weight: 2,
+			arbitrary: fc
+				.oneof(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10 * MINUTE }))
+				.map((ms) => ({ step: 'advance' as const, ms })),
+		},
 		{ weight: 1, arbitrary: fc.constant({ step: 'restart' as const }) },
 		{
 			weight: 4,
 			arbitrary: fc.record({
 				step: fc.constant('poll' as const),
-				budgetPages: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+				budgetPages: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null, freq: 4 }),
 				failAt: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null, freq: 3 }),
 				during: fc.array(op, { maxLength: 3 }),
 				duringAfter: fc.integer({ min: 1, max: 5 }),
@@ -72,10 +77,10 @@ export function historyArbitrary(maxLagMs: number): fc.Arbitrary<History> {
 		},
 	);
 	return fc.record({
-		pageSize: fc.integer({ min: 1, max: 4 }),
+		pageSize: fc.integer({ min: 1, max: 3 }),
 		emitExisting: fc.boolean(),
-		initial: fc.array(op.map((change) => ({ ...change, kind: 'create' as const })), { maxLength: 10, size: 'max' }),
-		steps: fc.array(step, { minLength: 4, maxLength: 40, size: 'max' }),
+		initial: fc.array(op.map((change) => ({ ...change, kind: 'create' as const })), { maxLength: 12, size: 'max' }),
+		steps: fc.array(step, { minLength: 8, maxLength: 50, size: 'max' }),
 	});
 }
 

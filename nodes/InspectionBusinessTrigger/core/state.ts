@@ -25,7 +25,8 @@ export type Mode = 'baseline' | 'existing' | 'live';
 
 /**
  * A walk the poll budget cut short: its updated_since and the cursor of its
- * next page (bound to each other, D2), the newest updated_at it saw (`top`),
+ * next page (bound to each other, D2), the newest updated_at it has processed
+ * (`top`; for an ascending walk, how far it got),
  * `floor`, the start of the window it belongs to ("created" and "added" are
  * judged against it, and the state keeps versions back to it), and `anchor`,
  * where it stood when first cut: the fresh window after it starts at

@@ -138,11 +138,10 @@ export async function walkList(
 	};
 	const found: TriggerItem[] = [];
 	const flush = () => ctx.items.push(...(plan.ascending ? found : found.reverse()));
-	let pages = 0;
 	for (;;) {
 		if (!ctx.budget.allows(ctx.share)) {
-			// A walk that had not begun leaves nothing behind its cursor to look for later.
-			if (pages > 0 || resumed) walk.anchor ??= plan.ascending ? state.position : walk.top;
+			// What becomes visible late has an updated_at close to now, so at or after the newest seen, minus a lag.
+			walk.anchor ??= walk.top;
 			state.walk = walk;
 			flush();
 			return false;
@@ -151,10 +150,10 @@ export async function walkList(
 		const page = await ctx.budget.timed(() =>
 			ctx.source.fetch({ resource: ctx.resource, query, cursor: walk.cursor }),
 		);
-		pages++;
 		if (page.staleCursor && walk.cursor !== null) {
 			walk.cursor = null;
-			if (plan.ascending && state.position !== null) walk.since = state.position;
+			// Ascending, everything before the walk's newest record is done; newest first, nothing is.
+			if (plan.ascending && walk.top !== null) walk.since = walk.top;
 			continue;
 		}
 		let end = page.nextCursor === null;
@@ -170,8 +169,8 @@ export async function walkList(
 			}
 			const item = take(ctx, record, state.mode, walk.floor);
 			if (item) found.push(item);
+			walk.top = later(walk.top, u);
 			if (plan.ascending) state.position = later(state.position, u);
-			else walk.top = later(walk.top, u);
 		}
 		walk.cursor = end ? null : page.nextCursor;
 		if (walk.cursor === null) break;

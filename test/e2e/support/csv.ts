@@ -1,5 +1,9 @@
-/** RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks) into rows keyed by the header row. */
-export function parseCsv(text: string): Array<Record<string, string>> {
+/**
+ * RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks) into rows
+ * keyed by the header row. A leading byte-order mark (n8n writes one, for Excel) is skipped.
+ */
+export function parseCsv(csv: string): Array<Record<string, string>> {
+	const text = csv.replace(/^\uFEFF/, '');
 	const rows: string[][] = [];
 	let row: string[] = [];
 	let field = '';
