@@ -78,7 +78,7 @@ async function walk(ctx: WalkContext): Promise<boolean> {
 	const leftover = state.walk;
 	const done = await walkList(ctx, plan);
 	if (!done || leftover?.anchor == null) return done;
-	return await walkList(ctx, plan, { since: leftover.anchor - ctx.overlapMs, floor: leftover.floor });
+	return await walkList(ctx, plan, { since: (state.position ?? 0) - ctx.overlapMs, floor: leftover.floor });
 }
 
 /** The watched resources in this poll's order, starting with the one the last poll named. */

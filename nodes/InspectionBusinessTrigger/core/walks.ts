@@ -141,7 +141,7 @@ export async function walkList(
 	for (;;) {
 		if (!ctx.budget.allows(ctx.share)) {
 			// What becomes visible late has an updated_at close to now, so at or after the newest seen, minus a lag.
-			walk.anchor ??= walk.top;
+			walk.anchor ??= later(state.position, walk.top);
 			state.walk = walk;
 			flush();
 			return false;
