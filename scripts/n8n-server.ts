@@ -59,7 +59,7 @@ export class N8nServer {
 		if (missing.length > 0) {
 			const reasons = this.log
 				.split('\n')
-				.filter((line) => line.includes(packageName) || /failed to load|cannot find module/i.test(line))
+				.filter((line) => /failed to load|cannot find module|error loading/i.test(line))
 				.slice(0, 10);
 			throw new Error(`n8n did not load ${missing.join(', ')} of ${packageName}:\n${reasons.join('\n')}`);
 		}

@@ -50,7 +50,7 @@ export class InspectionBusinessTrigger implements INodeType {
 					{ name: 'Inspection Deleted', value: 'inspection.deleted' },
 					{ name: 'Inspection Report Published', value: 'inspection.published', description: 'The reports status became published' },
 					{ name: 'Inspection Rescheduled', value: 'inspection.rescheduled', description: 'The scheduled time changed' },
-					{ name: 'Inspection Updated', value: 'inspection.updated', description: 'Any change to an inspection' },
+					{ name: 'Inspection Updated', value: 'inspection.updated', description: 'Any change to an inspection the trigger has seen before, confirmations and reschedules included' },
 				],
 			},
 			{
@@ -110,9 +110,9 @@ export class InspectionBusinessTrigger implements INodeType {
 			budgetMs,
 			now: () => Date.now(),
 		});
-		// Written only here, after every page came back: a failed poll has thrown above with
-		// the state untouched. n8n commits it together with this poll's emit (or, when nothing
-		// is emitted, through its cursor commit), never on its own.
+		// Written only here, once every page this poll asked for is in: a failed poll has thrown
+		// above with the state untouched. n8n commits it together with this poll's emit (or,
+		// when nothing is emitted, through its cursor commit), never on its own.
 		for (const key of Object.keys(staticData)) delete staticData[key];
 		Object.assign(staticData, result.state);
 		return result.items.length > 0 ? [this.helpers.returnJsonArray(result.items)] : null;

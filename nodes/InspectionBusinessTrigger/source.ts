@@ -1,15 +1,15 @@
 /**
- * The trigger's pages, one request each, through the transport's apiRequest
+ * The trigger's pages, one request each, through the transport's listPage
  * (validation, pacing, retries, error mapping). The poll core decides before
- * every page whether its budget allows it, and an attachments walk cut short
- * continues next poll from the cursor it stored; the transport's paginate can
- * neither stop on such a decision nor start from a stored cursor.
+ * every page whether its budget allows it, and a walk cut short continues next
+ * poll from the cursor it stored, so the core drives the walk page by page
+ * instead of using the transport's paginate loop.
  */
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../shared/endpoints';
-import { apiRequest } from '../shared/transport';
+import { cursorGuard, listPage } from '../shared/transport';
 import type { Resource } from './core/events';
 import type { ListPage, ListSource } from './core/poll';
 
@@ -26,17 +26,20 @@ const asNodeError = (node: INode, error: unknown) =>
 		: new NodeOperationError(node, error instanceof Error ? error : String(error));
 
 export function apiSource(context: IPollFunctions): ListSource {
-	const issued = new Set<string>();
+	let issued = new Set<string>();
+	let checkCursor = cursorGuard(context.getNode());
 	return {
 		async fetch({ resource, query, cursor }): Promise<ListPage> {
 			// A cursor this source did not hand out was kept from an earlier poll.
 			const stored = cursor !== null && !issued.has(cursor);
-			if (cursor === null || stored) issued.clear(); // a walk starts: the repeat check is per walk
-			let answer: IDataObject;
+			if (cursor === null || stored) {
+				// A walk starts: the repeated-cursor check is per walk.
+				issued = new Set();
+				checkCursor = cursorGuard(context.getNode());
+			}
+			let page: ListPage;
 			try {
-				answer = (await apiRequest.call(context, ENDPOINT_OF[resource], {
-					query: cursor === null ? query : { ...query, cursor },
-				})) as IDataObject;
+				page = await listPage.call(context, ENDPOINT_OF[resource], { query, cursor });
 			} catch (error) {
 				// With the rest of the query as before, a 400 can only be the stored cursor refused.
 				if (stored && error instanceof NodeApiError && error.httpCode === '400') {
@@ -44,17 +47,11 @@ export function apiSource(context: IPollFunctions): ListSource {
 				}
 				throw asNodeError(context.getNode(), error);
 			}
-			if (!Array.isArray(answer.data)) {
-				throw new NodeOperationError(context.getNode(), 'The API answered a list request without a data array');
+			if (page.nextCursor !== null) {
+				checkCursor(page.nextCursor);
+				issued.add(page.nextCursor);
 			}
-			const next = typeof answer.next_cursor === 'string' ? answer.next_cursor : null;
-			if (next !== null && issued.has(next)) {
-				throw new NodeOperationError(context.getNode(), 'The API returned the same page cursor twice', {
-					description: 'The poll stopped to avoid an endless loop; its state is unchanged and the next poll tries again.',
-				});
-			}
-			if (next !== null) issued.add(next);
-			return { records: answer.data as IDataObject[], nextCursor: next };
+			return page;
 		},
 	};
 }

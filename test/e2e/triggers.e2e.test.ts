@@ -4,6 +4,7 @@
  * the webhook trigger takes the sandbox's webhook deliveries and refuses a
  * request with a wrong secret.
  */
+import { createHmac } from 'node:crypto';
 import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import type { N8nRestClient } from '../../scripts/n8n-rest';
@@ -12,7 +13,7 @@ import { ExecutionWatcher } from './support/executions';
 import { ownerSession } from './support/n8n';
 import { SandboxApi } from './support/sandbox-api';
 import { readState } from './support/state';
-import { POLL_TRIGGER } from './workflows/triggers';
+import { POLL_TRIGGER, WEBHOOK_TRIGGER, webhookUrl } from './workflows/triggers';
 
 type Json = Record<string, unknown>;
 type Inspection = Json & { id: string; status: string; reports: { status: string } };
@@ -94,5 +95,69 @@ describe('polling trigger', () => {
 		const rescheduled = afterChanges.find((item) => recordId(item) === toReschedule)!;
 		expect(rescheduled.record).toMatchObject({ scheduled_for: newTime });
 		expect(afterChanges.find((item) => recordId(item) === edited.id)!.record).toMatchObject({ city: 'Aurora' });
+	});
+});
+
+describe('webhook trigger', () => {
+	const url = webhookUrl(state.n8nUrl);
+	const post = (body: string, headers: Record<string, string>) =>
+		fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(30_000) });
+	const sign = (body: string) => createHmac('sha256', WEBHOOK_TRIGGER.secret).update(body).digest('hex');
+
+	it('starts an execution for each sandbox webhook, with the event, the id and the re-fetched record', async () => {
+		const watcher = await ExecutionWatcher.start(rest, WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
+		const receiver = await control.addWebhook({
+			org: 'globex',
+			url,
+			secret: WEBHOOK_TRIGGER.secret,
+			secret_header: WEBHOOK_TRIGGER.secretHeader,
+			hmac_header: WEBHOOK_TRIGGER.signatureHeader,
+		});
+		try {
+			const inspection = (await globex.all<Inspection>('/v1/inspections')).find((i) => i.status === 'waiting' || i.status === 'review');
+			const [contact] = await globex.all<Json & { id: string }>('/v1/contacts');
+			if (!inspection) throw new Error('The Globex seed has no inspection waiting or in review');
+			await control.confirmInspection(inspection.id);
+			await control.updateContact(contact.id, { notes: 'changed for the webhook test' });
+
+			const items: Json[] = [];
+			await waitFor(
+				'two webhook executions',
+				async () => {
+					items.push(...(await watcher.newItems()));
+					return items.length >= 2 || undefined;
+				},
+				{ timeoutMs: MINUTE, intervalMs: 500 },
+			);
+			expect(items.map((item) => [item.event, item.id]).sort()).toEqual(
+				[
+					['contact.changed', contact.id],
+					['inspection.confirmed', inspection.id],
+				].sort(),
+			);
+			expect(items.find((item) => item.id === inspection.id)?.record).toMatchObject({ id: inspection.id, status: 'confirmed' });
+			expect(items.find((item) => item.id === contact.id)?.record).toMatchObject({ id: contact.id, notes: 'changed for the webhook test' });
+			const deliveries = (await control.deliveries()).data.filter((attempt) => attempt.receiver_id === receiver.id);
+			expect(deliveries.map((attempt) => attempt.status)).toEqual([200, 200]);
+		} finally {
+			await control.removeWebhook(receiver.id);
+		}
+	});
+
+	it('answers 401 and starts nothing when the secret or the signature is wrong', async () => {
+		const watcher = await ExecutionWatcher.start(rest, WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
+		const before = await watcher.count();
+		const body = JSON.stringify({ event: 'inspection.confirmed', data: { id: '00000000-0000-4000-8000-000000000000' } });
+		const refused = [
+			await post(body, { [WEBHOOK_TRIGGER.secretHeader]: 'not-the-secret', [WEBHOOK_TRIGGER.signatureHeader]: sign(body) }),
+			await post(body, { [WEBHOOK_TRIGGER.signatureHeader]: sign(body) }),
+			await post(body, { [WEBHOOK_TRIGGER.secretHeader]: WEBHOOK_TRIGGER.secret, [WEBHOOK_TRIGGER.signatureHeader]: sign(`${body} `) }),
+		];
+		expect(refused.map((response) => response.status)).toEqual([401, 401, 401]);
+		// The right secret and signature are accepted (so the 401s above are the check, not a dead URL).
+		const accepted = await post(body, { [WEBHOOK_TRIGGER.secretHeader]: WEBHOOK_TRIGGER.secret, [WEBHOOK_TRIGGER.signatureHeader]: sign(body) });
+		expect(accepted.status).toBe(200);
+		await waitFor('the accepted request to be executed', async () => (await watcher.count()) > before || undefined, { timeoutMs: 30_000 });
+		expect(await watcher.count()).toBe(before + 1);
 	});
 });

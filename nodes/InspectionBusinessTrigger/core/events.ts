@@ -5,8 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
-
 export const RESOURCES = ['contacts', 'inspections', 'attachments'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
@@ -164,7 +162,3 @@ export function deriveEvents(
 /** The item's headline event: the most specific of the selected ones. */
 export const primaryEvent = (events: readonly PollEvent[]): PollEvent =>
 	PRIORITY.find((event) => events.includes(event)) ?? events[0];
-
-/** Fingerprint codes: one character for a known status, the text itself otherwise. */
-export const STATUS_CODES: readonly string[] = INSPECTION_STATUSES;
-export const REPORT_CODES: readonly string[] = REPORT_STATUSES;

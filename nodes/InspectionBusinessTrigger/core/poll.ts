@@ -78,7 +78,7 @@ async function walk(ctx: WalkContext): Promise<boolean> {
 	const leftover = state.walk;
 	const done = await walkList(ctx, plan);
 	if (!done || leftover?.anchor == null) return done;
-	return await walkList(ctx, plan, { since: (state.position ?? 0) - ctx.overlapMs, floor: leftover.floor });
+	return await walkList(ctx, plan, { since: leftover.anchor - ctx.overlapMs, floor: leftover.floor });
 }
 
 /** The watched resources in this poll's order, starting with the one the last poll named. */
@@ -125,5 +125,7 @@ export async function runPoll(stored: IDataObject, source: ListSource, options: 
 		enforceCap(state.seen, options.cap ?? DEFAULT_CAP, oldest);
 	}
 	const next = unreached ?? unfinished;
-	return { items, state: encodeState(states, next), complete: next === undefined };
+	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
+	const watched = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
+	return { items, state: encodeState(watched, next), complete: next === undefined };
 }

@@ -2,7 +2,7 @@
  * The trigger's persisted state and its compact encoding.
  *
  * Per watched resource: the walk mode, the position (largest updated_at
- * processed, server clock), an unfinished newest-first walk, and the
+ * processed, server clock), a walk the budget cut short, and the
  * fingerprints packed into one string ("key=fields key=fields ..."). One string
  * instead of an object keeps 100k fingerprints cheap to store, to copy and to
  * compare: n8n snapshots and diffs the static data around every poll.
@@ -15,7 +15,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Fingerprint, type Resource, RESOURCES, REPORT_CODES, STATUS_CODES } from './events';
+import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+import { type Fingerprint, type Resource, RESOURCES } from './events';
+
+/** Fingerprint codes: a known status packs into its index, anything else into its text. */
+const STATUS_CODES: readonly string[] = INSPECTION_STATUSES;
+const REPORT_CODES: readonly string[] = REPORT_STATUSES;
 
 export const STATE_VERSION = 1;
 export const DEFAULT_CAP = 100_000;
@@ -25,12 +30,12 @@ export type Mode = 'baseline' | 'existing' | 'live';
 
 /**
  * A walk the poll budget cut short: its updated_since and the cursor of its
- * next page (bound to each other, D2), the newest updated_at it has processed
- * (`top`; for an ascending walk, how far it got),
- * `floor`, the start of the window it belongs to ("created" and "added" are
- * judged against it, and the state keeps versions back to it), and `anchor`,
- * where it stood when first cut: the fresh window after it starts at
- * `anchor - overlap`, to find what became visible behind its cursor meanwhile.
+ * next page (bound to each other, D2); `top`, the newest updated_at it has
+ * processed (for an ascending walk, how far it got); `floor`, the start of the
+ * window it belongs to ("created" and "added" are judged against it, and the
+ * state keeps versions back to it); and `anchor`, where it stood when first
+ * cut: the window after it starts at `anchor - overlap`, to find what became
+ * visible behind its cursor meanwhile.
  */
 export interface PendingWalk {
 	floor: number | null;

@@ -4,12 +4,13 @@
  * pagination, batching, pacing, retries and error mapping.
  *
  *   apiRequest         one endpoint call, validated first
+ *   listPage           one page of a list, shape-checked
  *   paginate           the cursor loop (one page per yield)
  *   getByIds           Get for many ids in ⌈unique/200⌉ list calls (A2)
  *   uploadFile         multipart photo / report / document, checked first
  *   downloadSignedLink a signed url, fetched without the key (A16)
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { type Endpoint, ENDPOINTS, type EndpointKey, endpointPath, LIMITS } from '../endpoints';
@@ -78,19 +79,64 @@ export async function apiRequest<T>(
 	return answer.json as T;
 }
 
-interface ListPage {
+interface ListAnswer {
 	data: IDataObject[];
 	next_cursor: string | null;
 }
 
-function isListPage(value: unknown): value is ListPage {
-	const page = value as ListPage | undefined;
+function isListAnswer(value: unknown): value is ListAnswer {
+	const page = value as ListAnswer | undefined;
 	return (
 		Array.isArray(page?.data) &&
 		(page.next_cursor === null ||
 			page.next_cursor === undefined ||
 			typeof page.next_cursor === 'string')
 	);
+}
+
+export interface ListPage {
+	records: IDataObject[];
+	nextCursor: string | null;
+}
+
+/**
+ * One page of a list endpoint. `paginate` is the cursor loop built on it; the
+ * polling trigger calls it directly, because its walks stop on a time budget
+ * and resume next poll from a stored cursor.
+ */
+export async function listPage(
+	this: ApiContext,
+	endpoint: EndpointKey,
+	options: { pathParams?: Record<string, string>; query?: IDataObject; cursor?: string | null },
+): Promise<ListPage> {
+	const { cursor } = options;
+	const page: unknown = await apiRequest.call(this, endpoint, {
+		pathParams: options.pathParams,
+		query: cursor == null ? options.query : { ...options.query, cursor },
+	});
+	if (!isListAnswer(page)) {
+		throw new NodeOperationError(this.getNode(), 'The API answered a list request without a data array', {
+			description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
+		});
+	}
+	return { records: page.data, nextCursor: page.next_cursor ?? null };
+}
+
+/**
+ * The cursors handed out during one walk. A cursor seen twice would make the
+ * walk loop forever, so it is an error instead (pagination rule 2).
+ */
+export function cursorGuard(node: INode): (next: string) => void {
+	const seen = new Set<string>();
+	return (next) => {
+		if (seen.has(next)) {
+			throw new NodeOperationError(node, 'The API returned the same page cursor twice', {
+				description:
+					'Stopped to avoid an endless loop. Nothing after that page was read; try again later.',
+			});
+		}
+		seen.add(next);
+	};
 }
 
 /**
@@ -116,33 +162,22 @@ export async function* paginate(
 	validateMax(node, max);
 	// Validated once, so every page carries exactly the same filters and sort.
 	const filters = validateQuery(node, endpoint, options.query);
+	const checkCursor = cursorGuard(node);
 	let remaining = max ?? Number.POSITIVE_INFINITY;
-	let cursor: string | undefined;
-	const seen = new Set<string>();
+	let cursor: string | null = null;
 	while (remaining > 0) {
 		const limit = Math.min(remaining, LIMITS.pageSizeMax);
-		const page: unknown = await apiRequest.call(this, endpoint, {
+		const page: ListPage = await listPage.call(this, endpoint, {
 			pathParams: options.pathParams,
-			query: { ...filters, limit, ...(cursor === undefined ? {} : { cursor }) },
+			query: { ...filters, limit },
+			cursor,
 		});
-		if (!isListPage(page)) {
-			throw new NodeOperationError(node, 'The API answered a list request without a data array', {
-				description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
-			});
-		}
-		const records = page.data.length > remaining ? page.data.slice(0, remaining) : page.data;
+		const records = page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
 		remaining -= records.length;
 		if (records.length > 0) yield records;
-		const next = page.next_cursor;
-		if (next === null || next === undefined) return;
-		if (seen.has(next)) {
-			throw new NodeOperationError(node, 'The API returned the same page cursor twice', {
-				description:
-					'Stopped to avoid an endless loop. The records read so far were returned; try again later.',
-			});
-		}
-		seen.add(next);
-		cursor = next;
+		if (page.nextCursor === null) return;
+		checkCursor(page.nextCursor);
+		cursor = page.nextCursor;
 	}
 }
 

@@ -3,15 +3,15 @@ import { SANDBOX_KEYS } from '../../../sandbox/index';
 import type { N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
 import { sandboxCredential } from '../../../scripts/workflows';
 import { allOperationsWorkflow } from './all-operations';
-import { GLOBEX_CREDENTIAL, POLL_TRIGGER, pollTriggerWorkflow } from './triggers';
+import { GLOBEX_CREDENTIAL, POLL_TRIGGER, pollTriggerWorkflow, WEBHOOK_TRIGGER, webhookTriggerWorkflow } from './triggers';
 
 export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
 	return [sandboxCredential(sandboxUrl), sandboxCredential(sandboxUrl, { ...GLOBEX_CREDENTIAL, apiKey: SANDBOX_KEYS.globex })];
 }
 
 export function e2eWorkflows(): N8nWorkflow[] {
-	return [allOperationsWorkflow(), pollTriggerWorkflow()];
+	return [allOperationsWorkflow(), pollTriggerWorkflow(), webhookTriggerWorkflow()];
 }
 
 /** Workflows with a trigger, published before `n8n start` so that it activates them. */
-export const PUBLISHED_WORKFLOWS: string[] = [POLL_TRIGGER.id];
+export const PUBLISHED_WORKFLOWS: string[] = [POLL_TRIGGER.id, WEBHOOK_TRIGGER.id];

@@ -1,0 +1,114 @@
+/**
+ * Real deliveries: the sandbox's webhook receivers post A14 payloads (secret
+ * header, HMAC of the body, retries on non-2xx) to a local endpoint that hands
+ * each request to the webhook trigger through n8n-core's WebhookContext and
+ * answers as n8n would: what the node wrote (401), else 200.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { InspectionBusinessWebhookTrigger } from '../../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
+import { runWebhook, withSandbox } from '../helpers/n8n';
+
+const sandbox = withSandbox({}, { reset: true });
+const trigger = new InspectionBusinessWebhookTrigger();
+const SECRET = 's3cret-for-deliveries';
+
+let server: Server;
+let endpoint: string;
+let parameters: INodeParameters;
+const executions: IDataObject[] = [];
+
+beforeAll(async () => {
+	server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const rawBody = Buffer.concat(chunks);
+			const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+			void runWebhook({
+				node: trigger,
+				parameters,
+				credentials: sandbox.credentials(),
+				request: { headers, body: JSON.parse(rawBody.toString('utf8')) as unknown, rawBody },
+			}).then(({ result, response, error }) => {
+				for (const item of result?.workflowData?.[0] ?? []) executions.push(item.json);
+				res.statusCode = error ? 500 : response.ended ? response.statusCode : 200;
+				res.end();
+			});
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+});
+afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+	executions.length = 0;
+});
+
+async function settled(count: number) {
+	for (let i = 0; i < 100; i++) {
+		const { data } = await sandbox.control.deliveries();
+		if (data.length >= count) return data;
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+	throw new Error(`expected ${count} delivery attempts`);
+}
+
+test('signed deliveries start one execution each, with the re-fetched record; other events are ignored', async () => {
+	parameters = {
+		secret: SECRET,
+		headerName: 'X-IB-Secret',
+		verifySignature: true,
+		signatureHeader: 'X-IB-Signature',
+		events: ['inspection.confirmed', 'inspection.rescheduled'],
+		refetchRecord: true,
+	};
+	await sandbox.control.addWebhook({
+		org: 'acme',
+		url: endpoint,
+		secret: SECRET,
+		secret_header: 'X-IB-Secret',
+		hmac_header: 'X-IB-Signature',
+	});
+	const inspection = (await sandbox.control.createInspection({ org: 'acme' })) as IDataObject;
+	const id = String(inspection.id);
+	await sandbox.control.confirmInspection(id);
+	await sandbox.control.rescheduleInspection(id, '2027-05-05T08:00:00.000Z');
+	await sandbox.control.cancelInspection(id);
+
+	// Deliveries run concurrently, so they are compared in a fixed order.
+	const attempts = await settled(3);
+	expect(attempts.map((a) => `${a.event} ${a.status} ${a.attempt}`).sort()).toEqual([
+		'inspection.canceled 200 1', // acknowledged, not selected
+		'inspection.confirmed 200 1',
+		'inspection.rescheduled 200 1',
+	]);
+	expect(executions.map((e) => `${String(e.event)} ${String(e.id)}`).sort()).toEqual([
+		`inspection.confirmed ${id}`,
+		`inspection.rescheduled ${id}`,
+	]);
+	// Re-fetched when the delivery came in: by then the inspection may have moved on, so only its identity is fixed.
+	expect(executions.every((e) => (e.record as IDataObject).id === id)).toBe(true);
+});
+
+test('a receiver with the wrong secret gets 401 on every retry, and nothing runs', async () => {
+	parameters = { secret: SECRET };
+	await sandbox.control.addWebhook({
+		org: 'acme',
+		url: endpoint,
+		secret: 'not the secret',
+		secret_header: 'X-Webhook-Secret',
+		retry_delays_ms: [10, 10],
+	});
+	const contact = (await sandbox.control.createContact('acme', { first_name: 'Kay', email: 'kay@example.com' })) as IDataObject;
+	const attempts = await settled(3);
+	expect(attempts.map((a) => [a.event, a.record_id, a.status, a.attempt])).toEqual([
+		['contact.changed', contact.id, 401, 1],
+		['contact.changed', contact.id, 401, 2],
+		['contact.changed', contact.id, 401, 3],
+	]);
+	expect(executions).toEqual([]);
+});
