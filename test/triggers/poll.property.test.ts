@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeTime, recordKey, type Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
+import { changeTime, POLL_EVENTS, type PollEvent, recordKey, type Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
 import { runPoll, type TriggerItem } from '../../nodes/InspectionBusinessTrigger/core/poll';
 import { decodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
 import { FakeApi, type Version } from './fake-api';
@@ -22,18 +22,7 @@ const MINUTE = 60_000;
 const OVERLAP_MS = 5 * MINUTE;
 const MAX_LAG_MS = 3 * MINUTE; // below the overlap, with room for the polls' own duration
 const NUM_RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 1000);
-const ALL_EVENTS = [
-	'contact.created',
-	'contact.updated',
-	'inspection.created',
-	'inspection.updated',
-	'inspection.confirmed',
-	'inspection.rescheduled',
-	'inspection.canceled',
-	'inspection.published',
-	'inspection.deleted',
-	'attachment.added',
-] as const;
+const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
 
 const resourceOfEvent = (event: string): Resource =>
 	event.startsWith('contact.') ? 'contacts' : event.startsWith('inspection.') ? 'inspections' : 'attachments';

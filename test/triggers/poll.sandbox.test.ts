@@ -7,23 +7,13 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { InspectionBusinessTrigger } from '../../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
+import { POLL_EVENTS, type PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
 import { runPoll, withSandbox } from '../helpers/n8n';
 
 const sandbox = withSandbox({}, { reset: true });
 const trigger = new InspectionBusinessTrigger();
 
-const ALL_EVENTS = [
-	'contact.created',
-	'contact.updated',
-	'inspection.created',
-	'inspection.updated',
-	'inspection.confirmed',
-	'inspection.rescheduled',
-	'inspection.canceled',
-	'inspection.published',
-	'inspection.deleted',
-	'attachment.added',
-];
+const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
 
 async function poll(staticData: IDataObject, events = ALL_EVENTS, options: IDataObject = {}) {
 	const result = await runPoll({
