@@ -16,13 +16,16 @@ import { cleanEnv, run } from './processes';
 
 export const SCANNER_VERSION = '0.32.0';
 /**
- * The scanner pins typescript 7, whose package has no JS compiler API, so its own
- * @typescript-eslint parser (peer typescript <6.1) cannot load; 5.9 is the
- * version this package builds with.
+ * Installed with --legacy-peer-deps (the registry mirror lacks peers deep in
+ * n8n's tree), so the peers its rules load are listed here: n8n-workflow (the
+ * community-nodes ESLint plugin's peer) and typescript. The scanner pins
+ * typescript 7, whose package has no JS compiler API, so its own
+ * @typescript-eslint parser (peer typescript <6.1) cannot load; 5.9 (what this
+ * package builds with) replaces it.
  */
 const SCANNER_MANIFEST = {
 	private: true,
-	dependencies: { '@n8n/scan-community-package': SCANNER_VERSION },
+	dependencies: { '@n8n/scan-community-package': SCANNER_VERSION, 'n8n-workflow': '2.41.0', typescript: '5.9.3' },
 	overrides: { typescript: '5.9.3' },
 };
 const MINUTE = 60_000;

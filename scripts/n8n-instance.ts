@@ -47,11 +47,9 @@ export interface NodeItem {
 export interface NodeRun {
 	data?: { main: Array<NodeItem[] | null> };
 	error?: { message: string; description?: string };
-	executionStatus?: string;
 }
 
 export interface ExecutionOutput {
-	status?: string;
 	data: { resultData: { runData: Record<string, NodeRun[]>; error?: { message: string } } };
 }
 

@@ -29,8 +29,6 @@ const LOCK_WAIT_MS = 30 * MINUTE;
 export interface N8nRuntime {
 	/** The Node 24 binary that runs n8n. */
 	node: string;
-	/** Node 24's folder (bin/, include/node): npm's nodedir for native builds. */
-	nodeDir: string;
 	/** n8n's CLI entry script; run it with `node`. */
 	n8nScript: string;
 	/** An environment with Node 24 first on PATH and npm building against its headers. */
@@ -50,7 +48,7 @@ const recipe = {
 	rebuild: REBUILD_ARGS,
 };
 
-export function recipeHash(): string {
+function recipeHash(): string {
 	return createHash('sha256').update(JSON.stringify(recipe)).digest('hex');
 }
 
@@ -75,7 +73,6 @@ function paths(root = cacheRoot()) {
 function runtimeFor(p: ReturnType<typeof paths>): N8nRuntime {
 	return {
 		node: p.node,
-		nodeDir: p.nodeDir,
 		n8nScript: p.n8nScript,
 		env: (extra = {}) =>
 			cleanEnv({

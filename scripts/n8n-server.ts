@@ -22,7 +22,7 @@ export class N8nServer {
 		baseUrl: string,
 		onOutput?: (chunk: string) => void,
 	): Promise<N8nServer> {
-		const child = new BackgroundProcess('n8n', runtime.node, [runtime.n8nScript, 'start'], { env, onOutput });
+		const child = new BackgroundProcess(runtime.node, [runtime.n8nScript, 'start'], { env, onOutput });
 		try {
 			await waitFor(
 				`n8n at ${baseUrl} to be ready`,

@@ -11,29 +11,45 @@ const OUTPUT_TAIL_CHARS = 20_000;
 const live = new Set<ChildProcess>();
 
 /** Kills every process group still running; synchronous, so it also works in an 'exit' handler. */
-export function killAll(): void {
+function killAll(): void {
 	for (const child of live) signalGroup(child, 'SIGKILL');
 }
 
 process.once('exit', killAll);
 
-/** For non-interactive runs (the e2e setup): on SIGINT/SIGTERM/SIGHUP kill every group and exit. */
-export function killAllOnSignals(): void {
+/**
+ * For non-interactive runs (the e2e setup): on SIGINT/SIGTERM/SIGHUP kill every
+ * group, run `cleanup` (synchronous: remove temporary folders) and exit.
+ */
+export function killAllOnSignals(cleanup: () => void = () => {}): void {
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 		process.once(signal, () => {
 			killAll();
+			cleanup();
 			process.exit(128 + (signal === 'SIGHUP' ? 1 : signal === 'SIGINT' ? 2 : 15));
 		});
 	}
 }
 
+/** Signals the child's whole process group (its pid is the group id), even after the child itself exited. */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+	if (child.pid === undefined) return;
 	try {
 		process.kill(-child.pid, signal);
 	} catch {
 		// The group is already gone.
 	}
+}
+
+/**
+ * Tracks a spawned child until its output is closed. When the child exits, what it
+ * left behind in its group (a task runner holding the pipes open) is killed.
+ */
+function track(child: ChildProcess): void {
+	live.add(child);
+	child.on('exit', () => signalGroup(child, 'SIGKILL'));
+	child.on('close', () => live.delete(child));
+	child.on('error', () => live.delete(child));
 }
 
 /** The caller's environment without npm's, jest's and a user's own n8n settings. */
@@ -89,7 +105,7 @@ export function run(command: string, args: readonly string[], options: RunOption
 			stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
 		});
 		if (stdoutFd !== undefined) closeSync(stdoutFd);
-		live.add(child);
+		track(child);
 		let stdout = '';
 		let stderr = '';
 		child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -106,12 +122,10 @@ export function run(command: string, args: readonly string[], options: RunOption
 		}, options.timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
-			live.delete(child);
 			reject(error);
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			live.delete(child);
 			if (options.stdoutFile !== undefined) stdout = readFileSync(options.stdoutFile, 'utf8');
 			if (code === 0) resolve({ stdout, stderr });
 			else
@@ -131,7 +145,6 @@ export class BackgroundProcess {
 	private readonly exited: Promise<void>;
 
 	constructor(
-		readonly name: string,
 		command: string,
 		args: readonly string[],
 		options: SpawnOptions,
@@ -142,7 +155,7 @@ export class BackgroundProcess {
 			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
-		live.add(this.child);
+		track(this.child);
 		const collect = (chunk: string) => {
 			this.output = tail(this.output + chunk);
 			options.onOutput?.(chunk);
@@ -150,13 +163,9 @@ export class BackgroundProcess {
 		this.child.stdout?.setEncoding('utf8').on('data', collect);
 		this.child.stderr?.setEncoding('utf8').on('data', collect);
 		this.exited = new Promise((resolve) => {
-			this.child.on('close', () => {
-				live.delete(this.child);
-				resolve();
-			});
+			this.child.on('close', () => resolve());
 			this.child.on('error', (error) => {
 				this.output += `\n${error.message}`;
-				live.delete(this.child);
 				resolve();
 			});
 		});

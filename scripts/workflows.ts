@@ -5,12 +5,12 @@ import { SANDBOX_KEYS } from '../sandbox/index';
 import type { N8nCredential, N8nWorkflow } from './n8n-instance';
 import { PACKAGE_DIR } from './package-tarball';
 
-export const EXAMPLES_DIR = path.join(PACKAGE_DIR, 'examples');
+const EXAMPLES_DIR = path.join(PACKAGE_DIR, 'examples');
 
 /** The credential the examples reference; its id is fixed so imported workflows find it. */
 export const SANDBOX_CREDENTIAL = { id: 'IbSandboxAcme001', name: 'Inspection Business sandbox (Acme)' } as const;
 
-export const CREDENTIAL_TYPE = 'inspectionBusinessApi';
+const CREDENTIAL_TYPE = 'inspectionBusinessApi';
 
 export function sandboxCredential(
 	baseUrl: string,

@@ -18,17 +18,16 @@ import { killAllOnSignals } from '../../scripts/processes';
 import { loadExamples } from '../../scripts/workflows';
 import { e2eCredentials, e2eWorkflows, PUBLISHED_WORKFLOWS } from './workflows';
 import { STATE_ENV, type E2eState } from './support/state';
-import { type E2eResources, setResources, stopResources } from './support/resources';
+import { type E2eResources, removeWorkDir, setResources, stopResources } from './support/resources';
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
 	const log = (line: string) => process.stderr.write(`[e2e setup +${Math.round((Date.now() - started) / 1000)}s] ${line}\n`);
-	killAllOnSignals();
-
 	const artifactsDir = path.join(PACKAGE_DIR, '.artifacts', 'e2e');
 	rmSync(artifactsDir, { recursive: true, force: true });
 	mkdirSync(artifactsDir, { recursive: true });
 	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-e2e-'));
+	killAllOnSignals(() => removeWorkDir(workDir));
 	const resources: E2eResources = { workDir };
 	setResources(resources);
 	try {

@@ -21,8 +21,8 @@ describe('npm pack', () => {
 		const outside = files.filter((file) => !file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file));
 		expect(outside).toEqual([]);
 		expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json', ...manifest.n8n.nodes, ...manifest.n8n.credentials]));
-		// Only the compiled nodes, credentials and icons: no sandbox, tests or scripts.
-		expect(files.filter((file) => /^dist\/(?!nodes\/|credentials\/|icons\/)/.test(file))).toEqual([]);
+		// Nothing that is never shipped was compiled into dist/.
+		expect(files.filter((file) => /^dist\/(sandbox|test|scripts|examples|openapi)\//.test(file))).toEqual([]);
 	});
 });
 
@@ -38,14 +38,14 @@ describe('n8n with the package installed from its tarball', () => {
 		expect(nodesManifest.dependencies).toEqual({ [PACKAGE_NAME]: manifest.version });
 	});
 
-	it('lists the three node types and the credential type', async () => {
+	it('lists the three node types, the action node as an AI-agent tool too, and the credential type', async () => {
 		const server = new N8nRestClient(state.n8nUrl);
 		await server.login(LOCAL_OWNER);
-		const nodeTypes = await server.get<Array<{ name: string; credentials?: Array<{ name: string }> }>>('/types/nodes.json');
-		const ours = nodeTypes.filter((type) => type.name.startsWith(`${PACKAGE_NAME}.`)).map((type) => type.name);
-		expect(ours.sort()).toEqual(
-			['inspectionBusiness', 'inspectionBusinessTrigger', 'inspectionBusinessWebhookTrigger'].map((name) => `${PACKAGE_NAME}.${name}`),
-		);
+		const nodeTypes = await server.get<Array<{ name: string }>>('/types/nodes.json');
+		const ours = [...new Set(nodeTypes.map((type) => type.name).filter((name) => name.startsWith(`${PACKAGE_NAME}.`)))];
+		// n8n derives `<name>Tool` from a node that is usableAsTool (A18: AI agents use the read operations).
+		const expected = ['inspectionBusiness', 'inspectionBusinessTool', 'inspectionBusinessTrigger', 'inspectionBusinessWebhookTrigger'];
+		expect(ours.sort()).toEqual(expected.map((name) => `${PACKAGE_NAME}.${name}`));
 		const credentialTypes = await server.get<Array<{ name: string; displayName: string }>>('/types/credentials.json');
 		expect(credentialTypes.find((type) => type.name === 'inspectionBusinessApi')?.displayName).toBe('Inspection Business API');
 	});

@@ -26,5 +26,10 @@ export async function stopResources(): Promise<void> {
 	(globalThis as Holder)[KEY] = undefined;
 	await resources.server?.stop();
 	await resources.sandbox?.stop();
-	if (process.env.E2E_KEEP_WORKDIR !== '1') rmSync(resources.workDir, { recursive: true, force: true });
+	removeWorkDir(resources.workDir);
+}
+
+/** Removes the run's temporary folder, unless E2E_KEEP_WORKDIR=1 keeps it for a post-mortem. */
+export function removeWorkDir(workDir: string): void {
+	if (process.env.E2E_KEEP_WORKDIR !== '1') rmSync(workDir, { recursive: true, force: true });
 }
