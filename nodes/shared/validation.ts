@@ -27,8 +27,21 @@ const COUNTRY = /^[A-Za-z]{2}$/;
 const isUnset = (value: unknown) => value === undefined || value === '';
 
 /** The error for bad input: names the field and the reason, and says nothing was sent. */
+/** What the user sees for a wire name: the endpoint table's label, else the name made readable. */
+const LABELS = new Map<string, string>(
+	Object.values(ENDPOINTS as Record<string, Endpoint>).flatMap((spec) => [
+		...spec.query.map((param): [string, string] => [param.name, param.label]),
+		...(spec.body?.fields ?? []).map((field): [string, string] => [field.name, field.label]),
+	]),
+);
+const labelOf = (field: string) =>
+	LABELS.get(field) ?? field.replace(/_id$/, ' ID').replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** An item-level input error naming the field (as the user sees it, and as the API names it). */
 export function invalidInput(node: INode, field: string, reason: string): NodeOperationError {
-	return new NodeOperationError(node, `Invalid value for "${field}": ${reason}`, {
+	const label = labelOf(field);
+	const name = label === field ? `"${field}"` : `${label} "${field}"`;
+	return new NodeOperationError(node, `Invalid value for ${name}: ${reason}`, {
 		description: 'Nothing was sent to the API.',
 	});
 }
