@@ -6,7 +6,7 @@ import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import type { ExecutionOutput, N8nUserFolder, NodeItem } from '../../scripts/n8n-instance';
 import { nodeItems } from '../../scripts/n8n-instance';
-import { allOperations } from '../../nodes/InspectionBusiness/v1/actions/fieldMap';
+import { allOperations } from '../support/fieldMap';
 import {
 	AGENCIES_LISTED,
 	ALL_OPERATIONS_ID,

@@ -16,7 +16,7 @@ import {
 	operationFields,
 	operationWireFields,
 	tableWireFields,
-} from '../../nodes/InspectionBusiness/v1/actions/fieldMap';
+} from '../support/fieldMap';
 import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
 import { returnAllFields } from '../../nodes/shared/fields';
 import { node } from './support';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { allOperations, operationFields } from '../../nodes/InspectionBusiness/v1/actions/fieldMap';
+import { allOperations, operationFields } from '../support/fieldMap';
 import { resources } from '../../nodes/InspectionBusiness/v1/actions/router';
 import { SIMPLIFIED_INSPECTION_FIELDS } from '../../nodes/InspectionBusiness/v1/helpers/simplify';
 import type { Endpoint, QueryParam } from '../../nodes/shared/endpoints';

@@ -6,11 +6,11 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../../shared/endpoints';
-import { bodyFields } from '../../../shared/fields';
-import { idsParamOf } from '../helpers/list';
-import type { Operation } from '../helpers/operations';
-import { resources } from './router';
+import { ENDPOINTS } from '../../nodes/shared/endpoints';
+import { bodyFields } from '../../nodes/shared/fields';
+import { idsParamOf } from '../../nodes/InspectionBusiness/v1/helpers/list';
+import type { Operation } from '../../nodes/InspectionBusiness/v1/helpers/operations';
+import { resources } from '../../nodes/InspectionBusiness/v1/actions/router';
 
 /** Parameters that steer the node rather than carry a request field, and what they do instead. */
 const CONTROLS: Record<string, string> = {
