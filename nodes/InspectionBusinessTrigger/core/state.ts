@@ -9,7 +9,8 @@
  *
  * Bound: at most `cap` fingerprints per resource (default 100,000). Contacts
  * and attachments keep only versions inside the overlap window (all the
- * dedupe needs); inspections keep one fingerprint per inspection, because the
+ * dedupe needs; after an attachments walk of several pages, one overlap more,
+ * see `priorFloor`); inspections keep one fingerprint per inspection, because the
  * derived events compare against the last one. Over the cap, the least
  * recently updated fingerprints go first, those inside the window last.
  */
@@ -45,10 +46,16 @@ export interface PendingWalk {
 	anchor: number | null;
 }
 
+/**
+ * `priorFloor`: a newest-first walk that took more than one page misses a record
+ * that changed between its pages (it jumps above the walk, unread). The next
+ * window finds it, and judges "added" against this earlier floor, not its own.
+ */
 export interface StoredResource {
 	mode: Mode;
 	position: number | null;
 	walk?: PendingWalk;
+	priorFloor?: number | null;
 	seen: string;
 }
 
@@ -60,6 +67,7 @@ export interface ResourceState {
 	mode: Mode;
 	position: number | null;
 	walk?: PendingWalk;
+	priorFloor?: number | null;
 	seen: Map<string, Fingerprint>;
 }
 
@@ -146,6 +154,7 @@ export function decodeState(data: IDataObject): {
 			mode: stored.mode,
 			position: stored.position,
 			walk: readWalk(stored.walk),
+			...(isTime(stored.priorFloor) ? { priorFloor: stored.priorFloor } : {}),
 			seen: unpackSeen(stored.seen),
 		};
 	}
@@ -162,6 +171,7 @@ export function encodeState(states: Partial<Record<Resource, ResourceState>>, fi
 			mode: state.mode,
 			position: state.position,
 			...(state.walk ? { walk: state.walk } : {}),
+			...(state.priorFloor === undefined ? {} : { priorFloor: state.priorFloor }),
 			seen: packSeen(state.seen),
 		};
 	}

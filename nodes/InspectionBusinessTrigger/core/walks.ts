@@ -130,12 +130,15 @@ export async function walkList(
 	const resumed = state.walk !== undefined;
 	const fresh = plan.probe || state.position === null ? null : state.position - overlapMs;
 	const walk: PendingWalk = state.walk ?? {
-		floor: start ? start.floor : fresh,
+		floor: start ? start.floor : fresh === null || state.priorFloor === undefined ? fresh : state.priorFloor,
 		since: start ? start.since : fresh,
 		cursor: null,
 		top: null,
 		anchor: null,
 	};
+	// More than one page: the list could change between them (see priorFloor).
+	let paged = resumed;
+	const existing = state.mode === 'existing';
 	const found: TriggerItem[] = [];
 	const flush = () => ctx.items.push(...(plan.ascending ? found : found.reverse()));
 	for (;;) {
@@ -174,17 +177,35 @@ export async function walkList(
 		}
 		walk.cursor = end ? null : page.nextCursor;
 		if (walk.cursor === null) break;
+		paged = true;
 	}
 	flush();
 	if (!plan.ascending) state.position = later(state.position, walk.top);
 	state.walk = undefined;
+	state.priorFloor = plan.ascending || plan.probe || !paged ? undefined : priorFloor(walk.floor, state.position, overlapMs, existing);
 	// The window that follows a leftover (see runPoll) still belongs to the initial walk, if this was one.
 	if (plan.probe || !resumed || walk.anchor === null) state.mode = 'live';
 	return true;
 }
 
-/** The oldest updated_at the state must still remember: the unfinished window's floor, else the next window's start. */
+/**
+ * The floor the window after a paged newest-first walk judges by: the walk's
+ * own, so what jumped above it is still "added", but at most one overlap
+ * before the next window's start, so a list that always takes several pages
+ * keeps at most two overlaps of versions. After the walk that emitted the
+ * existing records (no floor), the next window has none either: whatever it
+ * has not seen was never reported.
+ */
+function priorFloor(floor: number | null, position: number | null, overlapMs: number, existing: boolean): number | null | undefined {
+	if (floor === null && existing) return null;
+	if (position === null) return undefined;
+	const bound = position - 2 * overlapMs;
+	return floor === null ? bound : Math.max(floor, bound);
+}
+
+/** The oldest updated_at the state must still remember: the unfinished window's floor, else the next window's. */
 export function keepFrom(state: ResourceState, overlapMs: number): number | null {
 	if (state.walk) return state.walk.floor;
+	if (state.priorFloor !== undefined) return state.priorFloor;
 	return state.position === null ? null : state.position - overlapMs;
 }
