@@ -1,21 +1,9 @@
 /** Contact tags (names case-insensitive, replace, clear, unknown: 400 and nothing changes) and the agency link rules. */
-import { expectError, type Json, useSandbox } from './support';
+import { contactHelpers, expectError, type Json, useSandbox } from './support';
 
 const sandbox = useSandbox();
 const api = () => sandbox.api();
-let seq = 0;
-const newContact = async (extra: Json = {}) => {
-	const res = await api().post('/v1/contacts', {
-		first_name: 'Test',
-		email: `test${++seq}@example.com`,
-		...extra,
-	});
-	expect(res.status).toBe(201);
-	return res.body;
-};
-const getContact = async (id: string) => (await api().get(`/v1/contacts?ids=${id}`)).body.data[0];
-const tagsByName = async () =>
-	new Map<string, Json>((await api().walk('/v1/tags')).records.map((t) => [t.name, t]));
+const { newContact, getContact, tagsByName } = contactHelpers(sandbox);
 const agencies = async () => (await api().walk('/v1/agencies')).records;
 
 describe('tags on contacts', () => {

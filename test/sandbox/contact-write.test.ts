@@ -1,22 +1,10 @@
 /** ContactCreate / ContactUpdate field rules, null clears, updated_at (A3, A4, D12) and derived roles. */
 import { ENDPOINTS } from '../../nodes/shared/endpoints';
-import { expectError, type Json, useSandbox } from './support';
+import { contactHelpers, expectError, type Json, useSandbox } from './support';
 
 const sandbox = useSandbox();
 const api = () => sandbox.api();
-let seq = 0;
-const newContact = async (extra: Json = {}) => {
-	const res = await api().post('/v1/contacts', {
-		first_name: 'Test',
-		email: `test${++seq}@example.com`,
-		...extra,
-	});
-	expect(res.status).toBe(201);
-	return res.body;
-};
-const getContact = async (id: string) => (await api().get(`/v1/contacts?ids=${id}`)).body.data[0];
-const tagsByName = async () =>
-	new Map<string, Json>((await api().walk('/v1/tags')).records.map((t) => [t.name, t]));
+const { newContact, getContact, tagsByName } = contactHelpers(sandbox);
 
 describe('create (POST /v1/contacts)', () => {
 	it('answers 201 with the full Contact (A3)', async () => {

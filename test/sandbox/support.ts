@@ -152,3 +152,23 @@ export function expectError(res: Answer, status: number, param: string | null = 
 }
 
 export const ids = (records: Json[]) => records.map((r) => r.id as string);
+
+/** Contact helpers shared by the contact-write tests: create (201 asserted), read back by id, tags by name. */
+let contactSeq = 0;
+export function contactHelpers(sandbox: Sandbox) {
+	const api = () => sandbox.api();
+	return {
+		newContact: async (extra: Json = {}) => {
+			const res = await api().post('/v1/contacts', {
+				first_name: 'Test',
+				email: `test${++contactSeq}@example.com`,
+				...extra,
+			});
+			expect(res.status).toBe(201);
+			return res.body;
+		},
+		getContact: async (id: string) => (await api().get(`/v1/contacts?ids=${id}`)).body.data[0],
+		tagsByName: async () =>
+			new Map<string, Json>((await api().walk('/v1/tags')).records.map((t) => [t.name, t])),
+	};
+}
