@@ -144,7 +144,9 @@ export function cursorGuard(node: INode): (next: string) => void {
  * same filters and sort go with every cursor; only a null next_cursor ends the
  * walk (a short page does not); a cursor seen twice is an error, not a loop.
  * `max` undefined reads everything with limit=200; otherwise no request is made
- * beyond what `max` needs, each asking for min(remaining, 200).
+ * beyond what `max` needs, each asking for min(remaining, 200). An id list
+ * longer than one request may carry is walked 200 ids at a time, with `max`
+ * counted across the walks.
  */
 export async function* paginate(
 	this: ApiContext,
@@ -160,25 +162,46 @@ export async function* paginate(
 		throw new NodeOperationError(node, 'paginate sets cursor and limit itself; pass max instead');
 	}
 	validateMax(node, max);
-	// Validated once, so every page carries exactly the same filters and sort.
-	const filters = validateQuery(node, endpoint, options.query);
-	const checkCursor = cursorGuard(node);
 	let remaining = max ?? Number.POSITIVE_INFINITY;
-	let cursor: string | null = null;
-	while (remaining > 0) {
-		const limit = Math.min(remaining, LIMITS.pageSizeMax);
-		const page: ListPage = await listPage.call(this, endpoint, {
-			pathParams: options.pathParams,
-			query: { ...filters, limit },
-			cursor,
-		});
-		const records = page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
-		remaining -= records.length;
-		if (records.length > 0) yield records;
-		if (page.nextCursor === null) return;
-		checkCursor(page.nextCursor);
-		cursor = page.nextCursor;
+	for (const query of idChunks(node, endpoint, options.query)) {
+		// Validated once per walk, so every page carries exactly the same filters and sort.
+		const filters = validateQuery(node, endpoint, query);
+		const checkCursor = cursorGuard(node);
+		let cursor: string | null = null;
+		while (remaining > 0) {
+			const limit = Math.min(remaining, LIMITS.pageSizeMax);
+			const page: ListPage = await listPage.call(this, endpoint, {
+				pathParams: options.pathParams,
+				query: { ...filters, limit },
+				cursor,
+			});
+			const records = page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
+			remaining -= records.length;
+			if (records.length > 0) yield records;
+			if (page.nextCursor === null) break;
+			checkCursor(page.nextCursor);
+			cursor = page.nextCursor;
+		}
+		if (remaining <= 0) return;
 	}
+}
+
+/**
+ * The query once per 200 ids of its id list (as a comma-separated value), so
+ * a list longer than one request may carry is split. Every id is checked
+ * before the first request.
+ */
+function idChunks(node: INode, endpoint: EndpointKey, query: IDataObject = {}): IDataObject[] {
+	const idsParam = (ENDPOINTS[endpoint] as Endpoint).list?.idsParam;
+	if (idsParam === undefined || query[idsParam] === undefined) return [query];
+	const ids = idList(query[idsParam]);
+	if (ids.length === 0) return [query]; // validation names the empty value
+	checkIds(node, idsParam, ids);
+	const chunks: IDataObject[] = [];
+	for (let start = 0; start < ids.length; start += LIMITS.idsMax) {
+		chunks.push({ ...query, [idsParam]: ids.slice(start, start + LIMITS.idsMax).join(',') });
+	}
+	return chunks;
 }
 
 /** The field that identifies a record of this list: contact stats carry contact_id (A8). */
@@ -203,18 +226,14 @@ export async function getByIds(
 	if (idsParam === undefined)
 		throw new NodeOperationError(node, `${endpoint} cannot be read by IDs`);
 	const unique = [...new Set(ids.flatMap((id) => idList(id)))];
-	// Checked up front, so a bad id in the last chunk fails before the first request.
-	checkIds(node, idsParam, unique);
+	if (unique.length === 0) return new Map();
 	const idField = recordIdField(endpoint);
 	const found = new Map<string, IDataObject>();
-	for (let start = 0; start < unique.length; start += LIMITS.idsMax) {
-		const chunk = unique.slice(start, start + LIMITS.idsMax);
-		const pages = paginate.call(this, endpoint, {
-			query: { ...options.query, [idsParam]: chunk.join(',') },
-		});
-		for await (const page of pages) {
-			for (const record of page) found.set(String(record[idField]), record);
-		}
+	const pages = paginate.call(this, endpoint, {
+		query: { ...options.query, [idsParam]: unique.join(',') },
+	});
+	for await (const page of pages) {
+		for (const record of page) found.set(String(record[idField]), record);
 	}
 	const ordered = new Map<string, IDataObject>();
 	for (const id of unique) {
