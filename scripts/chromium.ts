@@ -27,13 +27,19 @@ const MINUTE = 60_000;
 export async function ensureChromium(log: (line: string) => void = () => {}): Promise<string> {
 	if (existsSync(CHROMIUM)) return CHROMIUM;
 	if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
-		throw new Error(`${CHROMIUM} is missing; install it with: apt-get update && apt-get install -y chromium`);
+		throw new Error(
+			`${CHROMIUM} is missing; install it with: apt-get update && apt-get install -y chromium`,
+		);
 	}
 	const env = cleanEnv({ DEBIAN_FRONTEND: 'noninteractive' });
 	log('Installing chromium with apt-get');
 	await run('apt-get', ['update', '-q'], { env, timeoutMs: 10 * MINUTE });
-	await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], { env, timeoutMs: 20 * MINUTE });
-	if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
+	await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium'], {
+		env,
+		timeoutMs: 20 * MINUTE,
+	});
+	if (!existsSync(CHROMIUM))
+		throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
 	return CHROMIUM;
 }
 

@@ -25,7 +25,11 @@ export const SCANNER_VERSION = '0.32.0';
  */
 const SCANNER_MANIFEST = {
 	private: true,
-	dependencies: { '@n8n/scan-community-package': SCANNER_VERSION, 'n8n-workflow': '2.41.0', typescript: '5.9.3' },
+	dependencies: {
+		'@n8n/scan-community-package': SCANNER_VERSION,
+		'n8n-workflow': '2.41.0',
+		typescript: '5.9.3',
+	},
 	overrides: { typescript: '5.9.3' },
 };
 const MINUTE = 60_000;
@@ -47,17 +51,28 @@ export interface ScanResult {
 /** Installs the pinned scanner into the cache folder (once). */
 export async function ensureScanner(): Promise<string> {
 	const folder = path.join(cacheRoot(), `scan-community-package-${SCANNER_VERSION}`);
-	const entry = path.join(folder, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'scanner.mjs');
+	const entry = path.join(
+		folder,
+		'node_modules',
+		'@n8n',
+		'scan-community-package',
+		'scanner',
+		'scanner.mjs',
+	);
 	const stamp = path.join(folder, '.installed');
 	const recipe = JSON.stringify(SCANNER_MANIFEST, null, 2);
 	if (existsSync(entry) && readFileOr(stamp) === recipe) return entry;
 	mkdirSync(folder, { recursive: true });
 	writeFileSync(path.join(folder, 'package.json'), recipe);
-	await run('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund'], {
-		cwd: folder,
-		env: cleanEnv(),
-		timeoutMs: 10 * MINUTE,
-	});
+	await run(
+		'npm',
+		['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund'],
+		{
+			cwd: folder,
+			env: cleanEnv(),
+			timeoutMs: 10 * MINUTE,
+		},
+	);
 	writeFileSync(stamp, recipe);
 	return entry;
 }
@@ -86,16 +101,26 @@ process.stdout.write(JSON.stringify({ source, tarball }));
 `;
 
 /** Scans the source tree and an unpacked tarball with the scanner's rules. */
-export async function scanLocalPackage(scannerEntry: string, sourceDir: string, tarball: string): Promise<ScanResult> {
+export async function scanLocalPackage(
+	scannerEntry: string,
+	sourceDir: string,
+	tarball: string,
+): Promise<ScanResult> {
 	const unpacked = mkdtempSync(path.join(tmpdir(), 'ib-scan-'));
 	try {
-		await run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], { timeoutMs: MINUTE });
-		const { stdout } = await run(process.execPath, ['--input-type=module', '-e', LINT_SCRIPT, scannerEntry, sourceDir, unpacked], {
-			// fast-glob resolves from the scanner's own node_modules.
-			cwd: path.dirname(scannerEntry),
-			env: cleanEnv(),
-			timeoutMs: 5 * MINUTE,
+		await run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], {
+			timeoutMs: MINUTE,
 		});
+		const { stdout } = await run(
+			process.execPath,
+			['--input-type=module', '-e', LINT_SCRIPT, scannerEntry, sourceDir, unpacked],
+			{
+				// fast-glob resolves from the scanner's own node_modules.
+				cwd: path.dirname(scannerEntry),
+				env: cleanEnv(),
+				timeoutMs: 5 * MINUTE,
+			},
+		);
 		return JSON.parse(stdout) as ScanResult;
 	} finally {
 		rmSync(unpacked, { recursive: true, force: true });
@@ -110,11 +135,19 @@ async function main(): Promise<void> {
 		const packed = await packPackage(destination);
 		const result = await scanLocalPackage(entry, PACKAGE_DIR, packed.tarball);
 		for (const [name, leg] of Object.entries(result)) {
-			console.log(`${leg.passed ? 'passed' : 'FAILED'}: ${name} (${leg.files} files)${leg.message ? `: ${leg.message}` : ''}`);
+			console.log(
+				`${leg.passed ? 'passed' : 'FAILED'}: ${name} (${leg.files} files)${leg.message ? `: ${leg.message}` : ''}`,
+			);
 			if (leg.details) console.log(leg.details);
 		}
-		const version = (JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
-		console.log(`@n8n/scan-community-package@${SCANNER_VERSION} rules on ${packed.name}@${version}`);
+		const version = (
+			JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+				version: string;
+			}
+		).version;
+		console.log(
+			`@n8n/scan-community-package@${SCANNER_VERSION} rules on ${packed.name}@${version}`,
+		);
 		process.exitCode = result.source.passed && result.tarball.passed ? 0 : 1;
 	} finally {
 		rmSync(destination, { recursive: true, force: true });

@@ -21,16 +21,24 @@ import { isPortFree } from './ports';
 import { loadExamples, SANDBOX_CREDENTIAL, sandboxCredential } from './workflows';
 
 const started = Date.now();
-const log = (line: string) => console.log(`[demo +${Math.round((Date.now() - started) / 1000)}s] ${line}`);
+const log = (line: string) =>
+	console.log(`[demo +${Math.round((Date.now() - started) / 1000)}s] ${line}`);
 
 function options(): { port: number; sandboxPort: number } {
 	const { values } = parseArgs({
-		options: { port: { type: 'string', default: '5678' }, 'sandbox-port': { type: 'string', default: '4010' } },
+		options: {
+			port: { type: 'string', default: '5678' },
+			'sandbox-port': { type: 'string', default: '4010' },
+		},
 	});
 	const port = Number(values.port);
 	const sandboxPort = Number(values['sandbox-port']);
-	for (const [name, value] of [['--port', port], ['--sandbox-port', sandboxPort]] as const) {
-		if (!Number.isInteger(value) || value < 1 || value > 65535) throw new UsageError(`${name} must be a port number`);
+	for (const [name, value] of [
+		['--port', port],
+		['--sandbox-port', sandboxPort],
+	] as const) {
+		if (!Number.isInteger(value) || value < 1 || value > 65535)
+			throw new UsageError(`${name} must be a port number`);
 	}
 	return { port, sandboxPort };
 }
@@ -39,7 +47,10 @@ class UsageError extends Error {}
 
 async function main(): Promise<void> {
 	const { port, sandboxPort } = options();
-	for (const [what, value, flag] of [['n8n', port, '--port'], ['the sandbox', sandboxPort, '--sandbox-port']] as const) {
+	for (const [what, value, flag] of [
+		['n8n', port, '--port'],
+		['the sandbox', sandboxPort, '--sandbox-port'],
+	] as const) {
 		if (!(await isPortFree(value))) {
 			throw new UsageError(
 				`Port ${value} is already in use (another n8n or demo?). Stop it, or pick another port for ${what}: npm run demo -- ${flag} <port>`,
@@ -60,7 +71,8 @@ async function main(): Promise<void> {
 		rmSync(workDir, { recursive: true, force: true });
 		process.exit(code);
 	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+		process.on(signal, () => void stop(0));
 
 	try {
 		log(`Preparing n8n ${N8N_VERSION} (the first run installs it into the cache: several minutes)`);

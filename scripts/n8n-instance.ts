@@ -94,24 +94,42 @@ export class N8nUserFolder {
 	async installPackage(tarball: string, name: string, version: string): Promise<void> {
 		const target = path.join(this.nodesDir, 'node_modules', name);
 		mkdirSync(target, { recursive: true });
-		await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], { timeoutMs: MINUTE });
+		await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], {
+			timeoutMs: MINUTE,
+		});
 		const manifestPath = path.join(target, 'package.json');
 		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
-		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+			delete manifest[key];
 		writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 		await run(
 			'npm',
-			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
 			{ cwd: target, env: this.runtime.env(), timeoutMs: 5 * MINUTE },
 		);
 		writeFileSync(
 			path.join(this.nodesDir, 'package.json'),
-			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [name]: version } }, null, 2),
+			JSON.stringify(
+				{ name: 'installed-nodes', private: true, dependencies: { [name]: version } },
+				null,
+				2,
+			),
 		);
 	}
 
 	/** Runs one n8n CLI command (each boots n8n: a few seconds). */
-	async cli(args: string[], options: { timeoutMs?: number; stdoutFile?: string } = {}): Promise<RunResult> {
+	async cli(
+		args: string[],
+		options: { timeoutMs?: number; stdoutFile?: string } = {},
+	): Promise<RunResult> {
 		// Each n8n process starts a task broker; two at once need two ports.
 		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 		return await run(this.runtime.node, [this.runtime.n8nScript, ...args], {
@@ -129,7 +147,8 @@ export class N8nUserFolder {
 	async importWorkflows(workflows: N8nWorkflow[]): Promise<void> {
 		const dir = path.join(this.folder, 'import', 'workflows');
 		mkdirSync(dir, { recursive: true });
-		for (const workflow of workflows) writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+		for (const workflow of workflows)
+			writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow, null, 2));
 		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
@@ -144,7 +163,10 @@ export class N8nUserFolder {
 		// Outputs run to megabytes: through a file, so none of it is lost when n8n exits.
 		const stdoutFile = path.join(this.folder, `execute-${id}-${Date.now()}.out`);
 		try {
-			({ stdout } = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, stdoutFile }));
+			({ stdout } = await this.cli(['execute', `--id=${id}`, '--rawOutput'], {
+				timeoutMs,
+				stdoutFile,
+			}));
 		} catch (error) {
 			throw new Error(`Workflow ${id} failed in n8n: ${(error as Error).message}`);
 		} finally {
@@ -156,7 +178,10 @@ export class N8nUserFolder {
 	}
 
 	/** `n8n start` on `port`, resolved when the editor and REST API answer. */
-	async startServer(port: number, options: { onOutput?: (chunk: string) => void } = {}): Promise<N8nServer> {
+	async startServer(
+		port: number,
+		options: { onOutput?: (chunk: string) => void } = {},
+	): Promise<N8nServer> {
 		const baseUrl = `http://127.0.0.1:${port}`;
 		const env = this.env({
 			N8N_PORT: String(port),
@@ -170,8 +195,11 @@ export class N8nUserFolder {
 	/** The bytes of a binary an execution produced (n8n's default filesystem mode). */
 	readBinary(binary: BinaryRef): Buffer {
 		const id = binary.id ?? '';
-		if (!id.startsWith('filesystem-v2:')) throw new Error(`Not a filesystem binary: ${JSON.stringify(binary)}`);
-		return readFileSync(path.join(this.folder, '.n8n', 'storage', id.slice('filesystem-v2:'.length)));
+		if (!id.startsWith('filesystem-v2:'))
+			throw new Error(`Not a filesystem binary: ${JSON.stringify(binary)}`);
+		return readFileSync(
+			path.join(this.folder, '.n8n', 'storage', id.slice('filesystem-v2:'.length)),
+		);
 	}
 
 	private writeInput(name: string, value: unknown): string {
@@ -186,8 +214,14 @@ export class N8nUserFolder {
 /** Items a node produced on its first output, in the first run. */
 export function nodeItems(output: ExecutionOutput, nodeName: string): NodeItem[] {
 	const runs = output.data.resultData.runData[nodeName];
-	if (!runs?.length) throw new Error(`Node "${nodeName}" did not run; ran: ${Object.keys(output.data.resultData.runData).join(', ')}`);
+	if (!runs?.length)
+		throw new Error(
+			`Node "${nodeName}" did not run; ran: ${Object.keys(output.data.resultData.runData).join(', ')}`,
+		);
 	const [first] = runs;
-	if (first.error) throw new Error(`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`);
+	if (first.error)
+		throw new Error(
+			`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`,
+		);
 	return first.data?.main[0] ?? [];
 }

@@ -36,13 +36,19 @@ export class N8nRestClient {
 	}
 
 	async login(owner: OwnerAccount): Promise<void> {
-		await this.rest('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		await this.rest('POST', '/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 	}
 
 	/** Executions of a workflow, newest first. */
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const page = await this.rest<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${filter}&limit=100`);
+		const page = await this.rest<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=100`,
+		);
 		return page.results;
 	}
 
@@ -53,7 +59,11 @@ export class N8nRestClient {
 	}
 
 	/** A /rest call; returns the body's `data`. */
-	async rest<T = unknown>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
+	async rest<T = unknown>(
+		method: 'GET' | 'POST' | 'PATCH',
+		path: string,
+		body?: unknown,
+	): Promise<T> {
 		return ((await this.request(method, path, body)) as { data: T }).data;
 	}
 
@@ -65,14 +75,18 @@ export class N8nRestClient {
 	private async request(method: string, path: string, body?: unknown): Promise<unknown> {
 		const response = await fetch(`${this.baseUrl}${path}`, {
 			method,
-			headers: { 'content-type': 'application/json', ...(this.cookie ? { cookie: this.cookie } : {}) },
+			headers: {
+				'content-type': 'application/json',
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
 		});
 		const auth = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth.split(';')[0];
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
 		return JSON.parse(text) as unknown;
 	}
 }
@@ -95,7 +109,8 @@ export function parseFlatted(text: string): unknown {
 		const copy: Record<string, unknown> | unknown[] = Array.isArray(entry) ? [] : {};
 		revived.set(index, copy);
 		for (const [key, value] of Object.entries(entry)) {
-			(copy as Record<string, unknown>)[key] = typeof value === 'string' ? revive(Number(value)) : value;
+			(copy as Record<string, unknown>)[key] =
+				typeof value === 'string' ? revive(Number(value)) : value;
 		}
 		return copy;
 	};

@@ -6,7 +6,15 @@
  * so a changed recipe reinstalls; the npm lock file stays in the cache for speed.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { cleanEnv, run } from './processes';
@@ -14,13 +22,22 @@ import { cleanEnv, run } from './processes';
 export const NODE_VERSION = '24.9.0';
 export const N8N_VERSION = '2.41.1';
 /** Versions the mirror has: newer linkedom needs a missing package, newer langgraph missing peers. */
-export const N8N_OVERRIDES = { linkedom: '0.18.14', langchain: { '@langchain/langgraph': '1.4.17' } } as const;
+export const N8N_OVERRIDES = {
+	linkedom: '0.18.14',
+	langchain: { '@langchain/langgraph': '1.4.17' },
+} as const;
 /**
  * --legacy-peer-deps: npm would otherwise chase a peer the mirror lacks.
  * --ignore-scripts: an optional Kafka client downloads from GitHub in its install script.
  * sqlite3 is then compiled for Node 24 (isolated-vm ships a Node 24 prebuild).
  */
-const INSTALL_ARGS = ['install', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund'];
+const INSTALL_ARGS = [
+	'install',
+	'--legacy-peer-deps',
+	'--ignore-scripts',
+	'--no-audit',
+	'--no-fund',
+];
 const REBUILD_ARGS = ['rebuild', 'sqlite3', '--foreground-scripts'];
 
 const MINUTE = 60_000;
@@ -86,7 +103,11 @@ function runtimeFor(p: ReturnType<typeof paths>): N8nRuntime {
 }
 
 function isInstalled(p: ReturnType<typeof paths>): boolean {
-	return existsSync(p.stamp) && readFileSync(p.stamp, 'utf8').trim() === recipeHash() && existsSync(p.node);
+	return (
+		existsSync(p.stamp) &&
+		readFileSync(p.stamp, 'utf8').trim() === recipeHash() &&
+		existsSync(p.node)
+	);
 }
 
 /** Ensures Node 24 and n8n are installed in the cache (minutes the first time, instant after). */
@@ -98,9 +119,18 @@ export async function ensureRuntime(log: (line: string) => void = () => {}): Pro
 		if (isInstalled(p)) return; // another process finished it while we waited
 		rmSync(p.stamp, { force: true });
 		const started = Date.now();
-		const step = async (what: string, cwd: string, command: string, args: string[], timeoutMs: number) => {
+		const step = async (
+			what: string,
+			cwd: string,
+			command: string,
+			args: string[],
+			timeoutMs: number,
+		) => {
 			log(`${what} (log: ${p.log})`);
-			appendFileSync(p.log, `\n### ${new Date().toISOString()} ${what}: ${command} ${args.join(' ')}\n`);
+			appendFileSync(
+				p.log,
+				`\n### ${new Date().toISOString()} ${what}: ${command} ${args.join(' ')}\n`,
+			);
 			await run(command, args, {
 				cwd,
 				env: runtimeFor(p).env(),
@@ -110,15 +140,32 @@ export async function ensureRuntime(log: (line: string) => void = () => {}): Pro
 		};
 		// The `node` package's preinstall fetches the platform's binary package, so scripts run here.
 		writeJson(path.join(p.nodeFolder, 'package.json'), { private: true, ...recipe.node });
-		await step(`Installing Node ${NODE_VERSION} from npm`, p.nodeFolder, 'npm', ['install', '--ignore-scripts=false', '--no-audit', '--no-fund'], 10 * MINUTE);
-		if (!existsSync(p.node)) throw new Error(`Node ${NODE_VERSION} install did not produce ${p.node}`);
-		writeJson(path.join(p.n8nFolder, 'package.json'), { name: 'n8n-runtime', private: true, ...recipe.n8n });
+		await step(
+			`Installing Node ${NODE_VERSION} from npm`,
+			p.nodeFolder,
+			'npm',
+			['install', '--ignore-scripts=false', '--no-audit', '--no-fund'],
+			10 * MINUTE,
+		);
+		if (!existsSync(p.node))
+			throw new Error(`Node ${NODE_VERSION} install did not produce ${p.node}`);
+		writeJson(path.join(p.n8nFolder, 'package.json'), {
+			name: 'n8n-runtime',
+			private: true,
+			...recipe.n8n,
+		});
 		await step(`Installing n8n ${N8N_VERSION}`, p.n8nFolder, 'npm', INSTALL_ARGS, 30 * MINUTE);
 		await step('Compiling sqlite3 for Node 24', p.n8nFolder, 'npm', REBUILD_ARGS, 15 * MINUTE);
-		const { stdout } = await run(p.node, [p.n8nScript, '--version'], { env: runtimeFor(p).env(), timeoutMs: 2 * MINUTE });
-		if (!stdout.includes(N8N_VERSION)) throw new Error(`n8n --version printed "${stdout.trim()}", expected ${N8N_VERSION}`);
+		const { stdout } = await run(p.node, [p.n8nScript, '--version'], {
+			env: runtimeFor(p).env(),
+			timeoutMs: 2 * MINUTE,
+		});
+		if (!stdout.includes(N8N_VERSION))
+			throw new Error(`n8n --version printed "${stdout.trim()}", expected ${N8N_VERSION}`);
 		writeFileSync(p.stamp, `${recipeHash()}\n`);
-		log(`n8n ${N8N_VERSION} on Node ${NODE_VERSION} ready in ${Math.round((Date.now() - started) / 1000)} s`);
+		log(
+			`n8n ${N8N_VERSION} on Node ${NODE_VERSION} ready in ${Math.round((Date.now() - started) / 1000)} s`,
+		);
 	});
 	return runtimeFor(p);
 }
@@ -138,7 +185,11 @@ function isAlive(pid: number): boolean {
 }
 
 /** One installer at a time per cache (the demo and a test run may start together). */
-async function withInstallLock(lock: string, log: (line: string) => void, body: () => Promise<void>): Promise<void> {
+async function withInstallLock(
+	lock: string,
+	log: (line: string) => void,
+	body: () => Promise<void>,
+): Promise<void> {
 	const deadline = Date.now() + LOCK_WAIT_MS;
 	let announced = false;
 	for (;;) {
@@ -154,7 +205,8 @@ async function withInstallLock(lock: string, log: (line: string) => void, body: 
 				rmSync(lock, { recursive: true, force: true });
 				continue;
 			}
-			if (Date.now() > deadline) throw new Error(`Another install (pid ${holder}) has held ${lock} for too long`);
+			if (Date.now() > deadline)
+				throw new Error(`Another install (pid ${holder}) has held ${lock} for too long`);
 			if (!announced) log(`Waiting for another install of the n8n runtime (pid ${holder})`);
 			announced = true;
 			await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -22,12 +22,22 @@ export class N8nServer {
 		baseUrl: string,
 		onOutput?: (chunk: string) => void,
 	): Promise<N8nServer> {
-		const child = new BackgroundProcess(runtime.node, [runtime.n8nScript, 'start'], { env, onOutput });
+		const child = new BackgroundProcess(runtime.node, [runtime.n8nScript, 'start'], {
+			env,
+			onOutput,
+		});
 		try {
 			await waitFor(
 				`n8n at ${baseUrl} to be ready`,
-				async () => ((await status(`${baseUrl}/healthz/readiness`)) === 200 && (await status(`${baseUrl}/rest/settings`)) === 200) || undefined,
-				{ timeoutMs: READY_TIMEOUT_MS, intervalMs: 500, abort: () => (child.running ? undefined : `n8n exited:\n${child.log}`) },
+				async () =>
+					((await status(`${baseUrl}/healthz/readiness`)) === 200 &&
+						(await status(`${baseUrl}/rest/settings`)) === 200) ||
+					undefined,
+				{
+					timeoutMs: READY_TIMEOUT_MS,
+					intervalMs: 500,
+					abort: () => (child.running ? undefined : `n8n exited:\n${child.log}`),
+				},
 			);
 		} catch (error) {
 			await child.stop();
@@ -54,14 +64,18 @@ export class N8nServer {
 	 * n8n skips a package that fails to load and only logs why; this surfaces it.
 	 */
 	async assertPackageLoaded(packageName: string, nodeTypes: string[]): Promise<void> {
-		const listed = new Set((await this.rest.get<Array<{ name: string }>>('/types/nodes.json')).map((type) => type.name));
+		const listed = new Set(
+			(await this.rest.get<Array<{ name: string }>>('/types/nodes.json')).map((type) => type.name),
+		);
 		const missing = nodeTypes.filter((name) => !listed.has(`${packageName}.${name}`));
 		if (missing.length > 0) {
 			const reasons = this.log
 				.split('\n')
 				.filter((line) => /failed to load|cannot find module|error loading/i.test(line))
 				.slice(0, 10);
-			throw new Error(`n8n did not load ${missing.join(', ')} of ${packageName}:\n${reasons.join('\n')}`);
+			throw new Error(
+				`n8n did not load ${missing.join(', ')} of ${packageName}:\n${reasons.join('\n')}`,
+			);
 		}
 	}
 }

@@ -22,7 +22,9 @@ export interface PackResult {
  * `dist/nodes/X/InspectionBusiness.node.js` is `inspectionBusiness`.
  */
 export function declaredNodeTypes(): string[] {
-	const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+	const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[] };
+	};
 	return manifest.n8n.nodes.map((file) => {
 		const className = path.basename(file, '.node.js');
 		return className.charAt(0).toLowerCase() + className.slice(1);
@@ -40,8 +42,14 @@ export async function buildPackage(): Promise<void> {
 
 /** `npm pack` into `destination`, or `npm pack --dry-run` when no destination is given. */
 export async function packPackage(destination?: string): Promise<PackResult> {
-	const args = destination ? ['pack', '--json', '--pack-destination', destination] : ['pack', '--json', '--dry-run'];
-	const { stdout } = await run('npm', args, { cwd: PACKAGE_DIR, env: cleanEnv(), timeoutMs: 2 * MINUTE });
+	const args = destination
+		? ['pack', '--json', '--pack-destination', destination]
+		: ['pack', '--json', '--dry-run'];
+	const { stdout } = await run('npm', args, {
+		cwd: PACKAGE_DIR,
+		env: cleanEnv(),
+		timeoutMs: 2 * MINUTE,
+	});
 	const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{
 		name: string;
 		version: string;

@@ -56,7 +56,11 @@ function track(child: ChildProcess): void {
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(npm_|n8n_|db_|executions_|queue_|webhook_url$|node_env$|node_options$|jest_worker_id$|init_cwd$)/i.test(key)) {
+		if (
+			/^(npm_|n8n_|db_|executions_|queue_|webhook_url$|node_env$|node_options$|jest_worker_id$|init_cwd$)/i.test(
+				key,
+			)
+		) {
 			continue;
 		}
 		env[key] = value;
@@ -95,9 +99,14 @@ function describe(command: string, args: readonly string[]): string {
 }
 
 /** Runs a command to completion; rejects on a non-zero exit or after `timeoutMs`, with the output's tail. */
-export function run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+export function run(
+	command: string,
+	args: readonly string[],
+	options: RunOptions,
+): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
-		const stdoutFd = options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'w');
+		const stdoutFd =
+			options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'w');
 		const child = spawn(command, args, {
 			cwd: options.cwd,
 			env: options.env ?? cleanEnv(),
@@ -118,7 +127,11 @@ export function run(command: string, args: readonly string[], options: RunOption
 		});
 		const timer = setTimeout(() => {
 			signalGroup(child, 'SIGKILL');
-			reject(new Error(`Timed out after ${options.timeoutMs} ms: ${describe(command, args)}\n${tail(stdout)}\n${stderr}`));
+			reject(
+				new Error(
+					`Timed out after ${options.timeoutMs} ms: ${describe(command, args)}\n${tail(stdout)}\n${stderr}`,
+				),
+			);
 		}, options.timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
@@ -144,11 +157,7 @@ export class BackgroundProcess {
 	private output = '';
 	private readonly exited: Promise<void>;
 
-	constructor(
-		command: string,
-		args: readonly string[],
-		options: SpawnOptions,
-	) {
+	constructor(command: string, args: readonly string[], options: SpawnOptions) {
 		this.child = spawn(command, args, {
 			cwd: options.cwd,
 			env: options.env ?? cleanEnv(),
@@ -217,7 +226,9 @@ export async function waitFor<T>(
 			lastError = (error as Error).message;
 		}
 		if (Date.now() >= deadline) {
-			throw new Error(`Timed out after ${options.timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${lastError})` : ''}`);
+			throw new Error(
+				`Timed out after ${options.timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${lastError})` : ''}`,
+			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
 	}

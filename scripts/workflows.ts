@@ -8,7 +8,10 @@ import { PACKAGE_DIR } from './package-tarball';
 const EXAMPLES_DIR = path.join(PACKAGE_DIR, 'examples');
 
 /** The credential the examples reference; its id is fixed so imported workflows find it. */
-export const SANDBOX_CREDENTIAL = { id: 'IbSandboxAcme001', name: 'Inspection Business sandbox (Acme)' } as const;
+export const SANDBOX_CREDENTIAL = {
+	id: 'IbSandboxAcme001',
+	name: 'Inspection Business sandbox (Acme)',
+} as const;
 
 const CREDENTIAL_TYPE = 'inspectionBusinessApi';
 

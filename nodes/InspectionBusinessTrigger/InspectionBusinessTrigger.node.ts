@@ -21,11 +21,15 @@ export class InspectionBusinessTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Inspection Business Trigger',
 		name: 'inspectionBusinessTrigger',
-		icon: { light: 'file:../../icons/inspection-business.svg', dark: 'file:../../icons/inspection-business.dark.svg' },
+		icon: {
+			light: 'file:../../icons/inspection-business.svg',
+			dark: 'file:../../icons/inspection-business.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when contacts, inspections or attachments change, by polling the API',
+		description:
+			'Starts the workflow when contacts, inspections or attachments change, by polling the API',
 		defaults: { name: 'Inspection Business Trigger' },
 		polling: true,
 		inputs: [],
@@ -41,16 +45,33 @@ export class InspectionBusinessTrigger implements INodeType {
 				description:
 					'Changes to report. Each item carries event, events (all selected events of that change), the full record and previous (what the trigger last saw of it).',
 				options: [
-					{ name: 'Attachment Added', value: 'attachment.added', description: 'An additional report or document appeared on an inspection' },
+					{
+						name: 'Attachment Added',
+						value: 'attachment.added',
+						description: 'An additional report or document appeared on an inspection',
+					},
 					{ name: 'Contact Created', value: 'contact.created' },
 					{ name: 'Contact Updated', value: 'contact.updated' },
 					{ name: 'Inspection Canceled', value: 'inspection.canceled' },
 					{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
 					{ name: 'Inspection Created', value: 'inspection.created' },
 					{ name: 'Inspection Deleted', value: 'inspection.deleted' },
-					{ name: 'Inspection Report Published', value: 'inspection.published', description: 'The reports status became published' },
-					{ name: 'Inspection Rescheduled', value: 'inspection.rescheduled', description: 'The scheduled time changed' },
-					{ name: 'Inspection Updated', value: 'inspection.updated', description: 'Any change to an inspection the trigger has seen before, confirmations and reschedules included' },
+					{
+						name: 'Inspection Report Published',
+						value: 'inspection.published',
+						description: 'The reports status became published',
+					},
+					{
+						name: 'Inspection Rescheduled',
+						value: 'inspection.rescheduled',
+						description: 'The scheduled time changed',
+					},
+					{
+						name: 'Inspection Updated',
+						value: 'inspection.updated',
+						description:
+							'Any change to an inspection the trigger has seen before, confirmations and reschedules included',
+					},
 				],
 			},
 			{
@@ -102,7 +123,8 @@ export class InspectionBusinessTrigger implements INodeType {
 
 		const staticData = this.getWorkflowStaticData('node');
 		// Older n8n versions have no poll budget; they abandon no poll either.
-		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : FALLBACK_BUDGET_MS;
+		const budgetMs =
+			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : FALLBACK_BUDGET_MS;
 		const result = await runPoll(staticData, source, {
 			events,
 			overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,

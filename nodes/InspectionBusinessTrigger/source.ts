@@ -65,7 +65,8 @@ export async function newestRecords(
 	for (const resource of resources) {
 		const query: IDataObject = { limit: 20 };
 		if (resource !== 'attachments') query.sort = '-updated_at'; // the attachments list is newest first already
-		if (resource === 'inspections') Object.assign(query, { include_deleted: true, include_canceled: true });
+		if (resource === 'inspections')
+			Object.assign(query, { include_deleted: true, include_canceled: true });
 		const page = await source.fetch({ resource, query, cursor: null });
 		pages.push({ resource, records: page.records });
 	}

@@ -25,7 +25,10 @@ const EVENT_NAMES: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
 
 /** Answers 401 itself and starts no execution: nothing of an unauthenticated request reaches the workflow. */
 function refuse(context: IWebhookFunctions, reason: string): IWebhookResponseData {
-	context.getResponseObject().status(401).json({ message: `Unauthorized: ${reason}` });
+	context
+		.getResponseObject()
+		.status(401)
+		.json({ message: `Unauthorized: ${reason}` });
 	return { noWebhookResponse: true };
 }
 
@@ -33,17 +36,29 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Inspection Business Webhook Trigger',
 		name: 'inspectionBusinessWebhookTrigger',
-		icon: { light: 'file:../../icons/inspection-business.svg', dark: 'file:../../icons/inspection-business.dark.svg' },
+		icon: {
+			light: 'file:../../icons/inspection-business.svg',
+			dark: 'file:../../icons/inspection-business.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].length ? $parameter["events"].join(", ") : "All events"}}',
-		description: 'Starts the workflow when the account sends a webhook: an inspection confirmed, rescheduled, canceled or published, or a contact changed',
+		description:
+			'Starts the workflow when the account sends a webhook: an inspection confirmed, rescheduled, canceled or published, or a contact changed',
 		defaults: { name: 'Inspection Business Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// The key is needed only to re-fetch the record.
-		credentials: [{ name: 'inspectionBusinessApi', required: true, displayOptions: { show: { refetchRecord: [true] } } }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		credentials: [
+			{
+				name: 'inspectionBusinessApi',
+				required: true,
+				displayOptions: { show: { refetchRecord: [true] } },
+			},
+		],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: [
 			{
 				displayName:
@@ -57,7 +72,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				default: [],
-				description: 'The events that start the workflow; none selected means every event. Other events are answered with 200 and ignored.',
+				description:
+					'The events that start the workflow; none selected means every event. Other events are answered with 200 and ignored.',
 				options: WEBHOOK_EVENTS.map((value) => ({ name: EVENT_NAMES[value], value })),
 			},
 			{
@@ -67,7 +83,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				typeOptions: { password: true },
 				required: true,
 				default: '',
-				description: 'A secret you choose and also enter in the business tools. A request without it is answered with 401 and starts nothing.',
+				description:
+					'A secret you choose and also enter in the business tools. A request without it is answered with 401 and starts nothing.',
 			},
 			{
 				displayName: 'Secret Location',
@@ -75,7 +92,11 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				type: 'options',
 				options: [
 					{ name: 'Header', value: 'header', description: 'The secret comes in a request header' },
-					{ name: 'Query Parameter', value: 'query', description: 'The secret is part of the URL you register, e.g. ?secret=…' },
+					{
+						name: 'Query Parameter',
+						value: 'query',
+						description: 'The secret is part of the URL you register, e.g. ?secret=…',
+					},
 				],
 				default: 'header',
 			},
@@ -98,7 +119,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				name: 'verifySignature',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to also require an HMAC-SHA256 of the raw body, keyed with the secret, as hex or base64 in a header',
+				description:
+					'Whether to also require an HMAC-SHA256 of the raw body, keyed with the secret, as hex or base64 in a header',
 			},
 			{
 				displayName: 'Signature Header Name',
@@ -112,7 +134,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				name: 'refetchRecord',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to read the full inspection or contact through the API and add it as "record" (null when the account has no such record). Needs the credential.',
+				description:
+					'Whether to read the full inspection or contact through the API and add it as "record" (null when the account has no such record). Needs the credential.',
 			},
 		],
 	};
@@ -130,7 +153,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				const secret = this.getNodeParameter('secret', '') as string;
 				if (secret.trim() === '') {
 					throw new NodeOperationError(this.getNode(), 'Set a secret before activating', {
-						description: 'Choose a secret, enter it here and in the business tools, so only the account can start this workflow.',
+						description:
+							'Choose a secret, enter it here and in the business tools, so only the account can start this workflow.',
 					});
 				}
 				return true;
@@ -148,16 +172,24 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		const location = this.getNodeParameter('secretLocation', 'header') as string;
 		const given =
 			location === 'query'
-				? (this.getQueryData() as IDataObject)[this.getNodeParameter('queryParameterName', 'secret') as string]
+				? (this.getQueryData() as IDataObject)[
+						this.getNodeParameter('queryParameterName', 'secret') as string
+					]
 				: headerValue(this.getHeaderData(), this.getNodeParameter('headerName', '') as string);
-		if (!secretsMatch(typeof given === 'string' ? given : undefined, secret)) return refuse(this, 'missing or wrong secret');
+		if (!secretsMatch(typeof given === 'string' ? given : undefined, secret))
+			return refuse(this, 'missing or wrong secret');
 
 		if (this.getNodeParameter('verifySignature', false) as boolean) {
 			const request = this.getRequestObject();
 			// n8n reads the raw body lazily; it is the signed bytes, not the parsed JSON.
-			if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') await request.readRawBody();
-			const signature = headerValue(this.getHeaderData(), this.getNodeParameter('signatureHeader', '') as string);
-			if (!signatureMatches(signature, request.rawBody, secret)) return refuse(this, 'missing or wrong signature');
+			if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function')
+				await request.readRawBody();
+			const signature = headerValue(
+				this.getHeaderData(),
+				this.getNodeParameter('signatureHeader', '') as string,
+			);
+			if (!signatureMatches(signature, request.rawBody, secret))
+				return refuse(this, 'missing or wrong signature');
 		}
 
 		const payload = this.getBodyData();
@@ -165,7 +197,9 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		const wanted = this.getNodeParameter('events', []) as string[];
 		if (wanted.length > 0 && (event === undefined || !wanted.includes(event))) {
 			// Acknowledged, so the sender does not retry, but no execution starts.
-			return { webhookResponse: { received: true, ignored: `event ${event ?? '(none)'} is not selected` } };
+			return {
+				webhookResponse: { received: true, ignored: `event ${event ?? '(none)'} is not selected` },
+			};
 		}
 
 		const item: IDataObject = { event: event ?? null, id: recordId ?? null, payload };

@@ -24,15 +24,26 @@ function signatureBytes(header: string): Buffer | null {
 }
 
 /** Whether `header` is the HMAC-SHA256 of `rawBody` keyed with `secret`. */
-export function signatureMatches(header: string | undefined, rawBody: Buffer | undefined, secret: string): boolean {
+export function signatureMatches(
+	header: string | undefined,
+	rawBody: Buffer | undefined,
+	secret: string,
+): boolean {
 	if (header === undefined || rawBody === undefined || secret === '') return false;
 	const given = signatureBytes(header);
 	const expected = createHmac('sha256', secret).update(rawBody).digest();
-	return given !== null && given.length === expected.length && timingSafeEqual(digest(given), digest(expected));
+	return (
+		given !== null &&
+		given.length === expected.length &&
+		timingSafeEqual(digest(given), digest(expected))
+	);
 }
 
 /** A header's single value (names are case-insensitive); a repeated header counts as absent. */
-export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+export function headerValue(
+	headers: Record<string, string | string[] | undefined>,
+	name: string,
+): string | undefined {
 	const value = headers[name.trim().toLowerCase()];
 	return typeof value === 'string' ? value : undefined;
 }

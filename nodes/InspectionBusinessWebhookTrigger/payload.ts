@@ -21,12 +21,18 @@ const firstText = (body: IDataObject, paths: readonly string[]) =>
 	paths.map((path) => textAt(body, path)).find((value) => value !== undefined);
 
 export function readPayload(body: IDataObject): { event?: string; recordId?: string } {
-	return { event: firstText(body, WEBHOOK_PAYLOAD_KEYS.event), recordId: firstText(body, WEBHOOK_PAYLOAD_KEYS.recordId) };
+	return {
+		event: firstText(body, WEBHOOK_PAYLOAD_KEYS.event),
+		recordId: firstText(body, WEBHOOK_PAYLOAD_KEYS.recordId),
+	};
 }
 
 /** Where the record of an event lives: inspection.* on the inspections list, contact.* on the contacts list. */
-export function listOfEvent(event: string | undefined): { endpoint: EndpointKey; query: IDataObject } | undefined {
-	if (event?.startsWith('inspection.')) return { endpoint: 'listInspections', query: { include_deleted: true } };
+export function listOfEvent(
+	event: string | undefined,
+): { endpoint: EndpointKey; query: IDataObject } | undefined {
+	if (event?.startsWith('inspection.'))
+		return { endpoint: 'listInspections', query: { include_deleted: true } };
 	if (event?.startsWith('contact.')) return { endpoint: 'listContacts', query: {} };
 	return undefined;
 }

@@ -58,7 +58,8 @@ export const FILE_RULES = {
 } as const satisfies Record<'photo' | 'report' | 'document', FileRule>;
 
 /** The id format of every record (`uuid` in the spec); the editor and the local checks share it. */
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const UUID_PATTERN =
+	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 export const CONTACT_ROLES = [
 	'Customer',
@@ -229,8 +230,20 @@ const visibleToClient = boolParam(
 	'Whether to list only client-visible attachments (true) or only inspector-only documents (false)',
 );
 
-const CONTACT_SORT_FIELDS = ['first_name', 'last_name', 'agency_name', 'created_at', 'updated_at'] as const;
-const INSPECTION_SORT_FIELDS = ['scheduled_for', 'ends_at', 'created_at', 'updated_at', 'canceled_at'] as const; // D1
+const CONTACT_SORT_FIELDS = [
+	'first_name',
+	'last_name',
+	'agency_name',
+	'created_at',
+	'updated_at',
+] as const;
+const INSPECTION_SORT_FIELDS = [
+	'scheduled_for',
+	'ends_at',
+	'created_at',
+	'updated_at',
+	'canceled_at',
+] as const; // D1
 
 const text = (name: string, label: string, description = ''): BodyField => ({
 	name,
@@ -265,12 +278,36 @@ const CONTACT_FIELDS: readonly BodyField[] = [
 	text('city', 'City'),
 	text('state', 'State'),
 	text('zip', 'ZIP'),
-	{ name: 'country', type: 'country', label: 'Country', description: 'ISO 3166 alpha-2 code', nullable: true },
-	{ name: 'birthday', type: 'date', label: 'Birthday', description: 'A date (YYYY-MM-DD)', nullable: true },
+	{
+		name: 'country',
+		type: 'country',
+		label: 'Country',
+		description: 'ISO 3166 alpha-2 code',
+		nullable: true,
+	},
+	{
+		name: 'birthday',
+		type: 'date',
+		label: 'Birthday',
+		description: 'A date (YYYY-MM-DD)',
+		nullable: true,
+	},
 	text('website', 'Website'),
-	{ name: 'social', type: 'string-map', label: 'Social', description: 'Network name to profile link', nullable: true },
+	{
+		name: 'social',
+		type: 'string-map',
+		label: 'Social',
+		description: 'Network name to profile link',
+		nullable: true,
+	},
 	text('notes', 'Notes'),
-	{ name: 'agency_id', type: 'uuid', label: 'Agency', description: 'Linked agency; takes precedence over Agency Name', nullable: true },
+	{
+		name: 'agency_id',
+		type: 'uuid',
+		label: 'Agency',
+		description: 'Linked agency; takes precedence over Agency Name',
+		nullable: true,
+	},
 	{
 		name: 'uses_agency_address',
 		type: 'boolean',
@@ -318,8 +355,18 @@ export const ENDPOINTS = {
 				label: 'Tag Names',
 				description: 'Contacts with any of these tag names, case-insensitive',
 			},
-			{ name: 'agency_id', type: 'uuid', label: 'Agency', description: 'Only contacts linked to this agency' },
-			{ name: 'email', type: 'string', label: 'Email', description: 'Exact match, case-insensitive' },
+			{
+				name: 'agency_id',
+				type: 'uuid',
+				label: 'Agency',
+				description: 'Only contacts linked to this agency',
+			},
+			{
+				name: 'email',
+				type: 'string',
+				label: 'Email',
+				description: 'Exact match, case-insensitive',
+			},
 			{
 				name: 'search',
 				type: 'string',
@@ -357,7 +404,12 @@ export const ENDPOINTS = {
 		summary: 'Update a contact',
 		pathParams: ['contact_id'],
 		query: [],
-		body: { encoding: 'json', schema: 'ContactUpdate', fields: CONTACT_FIELDS, exclusive: TAG_EXCLUSIVE },
+		body: {
+			encoding: 'json',
+			schema: 'ContactUpdate',
+			fields: CONTACT_FIELDS,
+			exclusive: TAG_EXCLUSIVE,
+		},
 		response: { status: 200, schema: 'Contact' },
 		assumptions: ['A4', 'A5'],
 	},
@@ -453,10 +505,21 @@ export const ENDPOINTS = {
 		summary: 'List inspections',
 		pathParams: [],
 		query: [
-			{ ...ids('inspection'), description: `${ids('inspection').description}; also returns canceled inspections` },
+			{
+				...ids('inspection'),
+				description: `${ids('inspection').description}; also returns canceled inspections`,
+			},
 			updatedSince('inspections'),
-			boolParam('include_deleted', 'Include Deleted', 'Whether to also return deleted inspections (deleted: true)'),
-			boolParam('include_canceled', 'Include Canceled', 'Whether to also return canceled inspections'),
+			boolParam(
+				'include_deleted',
+				'Include Deleted',
+				'Whether to also return deleted inspections (deleted: true)',
+			),
+			boolParam(
+				'include_canceled',
+				'Include Canceled',
+				'Whether to also return canceled inspections',
+			),
 			sort(INSPECTION_SORT_FIELDS, 'A12'),
 			...PAGING,
 		],
@@ -504,7 +567,12 @@ export const ENDPOINTS = {
 			updatedSince('attachments'),
 			kindParam,
 			visibleToClient,
-			{ name: 'inspection_id', type: 'uuid', label: 'Inspection ID', description: 'Only attachments of this inspection' },
+			{
+				name: 'inspection_id',
+				type: 'uuid',
+				label: 'Inspection ID',
+				description: 'Only attachments of this inspection',
+			},
 			...PAGING,
 		],
 		list: { record: 'Attachment' },
@@ -529,7 +597,13 @@ export const ENDPOINTS = {
 					description: 'Required for a document; optional for a report',
 					nullable: false,
 				},
-				{ name: 'name', type: 'string', label: 'Name', description: 'Required for a report', nullable: false },
+				{
+					name: 'name',
+					type: 'string',
+					label: 'Name',
+					description: 'Required for a report',
+					nullable: false,
+				},
 				{
 					name: 'description',
 					type: 'string',

@@ -43,11 +43,14 @@ export function labelOf(wireName: string): string {
 		.join(' ');
 }
 
-const byDisplayName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const byDisplayName = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
 function enumOptions(values: readonly string[]): INodePropertyOptions[] {
-	return values.map((value) => ({ name: value.charAt(0).toUpperCase() + value.slice(1), value })).sort(byName);
+	return values
+		.map((value) => ({ name: value.charAt(0).toUpperCase() + value.slice(1), value }))
+		.sort(byName);
 }
 
 type WireEntry = Pick<QueryParam, 'name' | 'label' | 'description'>;
@@ -76,7 +79,10 @@ function agencyLocator(entry: WireEntry): INodeProperties {
 				type: 'string',
 				placeholder: UUID_PLACEHOLDER,
 				validation: [
-					{ type: 'regex', properties: { regex: UUID_PATTERN, errorMessage: 'Not a valid agency ID (a UUID)' } },
+					{
+						type: 'regex',
+						properties: { regex: UUID_PATTERN, errorMessage: 'Not a valid agency ID (a UUID)' },
+					},
 				],
 			},
 		],
@@ -117,7 +123,13 @@ function socialCollection(entry: WireEntry): INodeProperties {
 				displayName: 'Profile',
 				name: 'profiles',
 				values: [
-					{ displayName: 'Network', name: 'network', type: 'string', default: '', placeholder: 'e.g. linkedin' },
+					{
+						displayName: 'Network',
+						name: 'network',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. linkedin',
+					},
 					{
 						displayName: 'URL',
 						name: 'url',

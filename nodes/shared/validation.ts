@@ -35,7 +35,11 @@ const LABELS = new Map<string, string>(
 	]),
 );
 const labelOf = (field: string) =>
-	LABELS.get(field) ?? field.replace(/_id$/, ' ID').replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+	LABELS.get(field) ??
+	field
+		.replace(/_id$/, ' ID')
+		.replace(/_/g, ' ')
+		.replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** An item-level input error naming the field (as the user sees it, and as the API names it). */
 export function invalidInput(node: INode, field: string, reason: string): NodeOperationError {

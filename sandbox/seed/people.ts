@@ -8,7 +8,9 @@ import { AGENCY_WORDS, FIRST_NAMES, LAST_NAMES, PLACES, STREETS, TAG_NAMES } fro
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Roles held by contacts that are neither clients nor agents, one fixed role each. */
-const OTHER_ROLES = CONTACT_ROLES.filter((role) => !['Customer', 'Buyer Agent', 'Listing Agent'].includes(role));
+const OTHER_ROLES = CONTACT_ROLES.filter(
+	(role) => !['Customer', 'Buyer Agent', 'Listing Agent'].includes(role),
+);
 
 export interface People {
 	clients: string[];

@@ -41,7 +41,9 @@ const one = (node: string): Json => {
 const ids = (records: Json[]) => records.map((record) => record.id);
 /** What the workflow sent (the tests' own reads use another key). */
 const requests = async (method: string, pathPrefix: string) =>
-	(await control.requests({ method, pathPrefix })).data.filter((entry) => entry.key !== SANDBOX_KEYS.acmeStaff);
+	(await control.requests({ method, pathPrefix })).data.filter(
+		(entry) => entry.key !== SANDBOX_KEYS.acmeStaff,
+	);
 
 beforeAll(async () => {
 	await control.reset();
@@ -59,8 +61,16 @@ it('runs every resource and operation of the node, each producing items', () => 
 			return `${resource}.${operation}`;
 		}),
 	);
-	expect([...covered].sort()).toEqual(allOperations().map(({ resource, operation }) => `${resource}.${operation}`).sort());
-	for (const node of actionNodes) expect({ node: node.name, items: items(node.name).length > 0 }).toEqual({ node: node.name, items: true });
+	expect([...covered].sort()).toEqual(
+		allOperations()
+			.map(({ resource, operation }) => `${resource}.${operation}`)
+			.sort(),
+	);
+	for (const node of actionNodes)
+		expect({ node: node.name, items: items(node.name).length > 0 }).toEqual({
+			node: node.name,
+			items: true,
+		});
 });
 
 it('lists tags and agencies, and gets agencies by ID in one batched request', async () => {
@@ -68,7 +78,9 @@ it('lists tags and agencies, and gets agencies by ID in one batched request', as
 	const listed = ids(json('Agencies'));
 	expect(listed).toHaveLength(AGENCIES_LISTED);
 	expect(ids(json('Agency by ID'))).toEqual(listed);
-	const batched = (await requests('GET', '/v1/agencies')).filter((entry) => entry.query.ids !== undefined);
+	const batched = (await requests('GET', '/v1/agencies')).filter(
+		(entry) => entry.query.ids !== undefined,
+	);
 	expect(batched.map((entry) => String(entry.query.ids).split(','))).toEqual([listed]);
 });
 
@@ -85,17 +97,33 @@ it('creates and updates a contact, uploads its photo from binary, and removes it
 		social: { linkedin: 'https://www.linkedin.com/in/e2e-tester' },
 		tags: [{ id: firstTag.id, name: firstTag.name }],
 	});
-	expect(one('Update contact')).toMatchObject({ id: created.id, city: 'Springfield', phone: null, notes: 'Updated by the e2e test' });
+	expect(one('Update contact')).toMatchObject({
+		id: created.id,
+		city: 'Springfield',
+		phone: null,
+		notes: 'Updated by the e2e test',
+	});
 
 	const photo = one('Upload photo');
 	expect(photo).toMatchObject({ id: created.id, photo_url: expect.stringMatching(/^http/) });
 	const uploads = await requests('POST', `/v1/contacts/${String(created.id)}/photo`);
 	expect(uploads.map((entry) => [entry.status, entry.form?.files])).toEqual([
-		[200, [{ field: 'file', filename: 'portrait.jpg', contentType: 'image/jpeg', size: PHOTO_JPEG.length }]],
+		[
+			200,
+			[
+				{
+					field: 'file',
+					filename: 'portrait.jpg',
+					contentType: 'image/jpeg',
+					size: PHOTO_JPEG.length,
+				},
+			],
+		],
 	]);
 	expect(one('Delete photo')).toMatchObject({ id: created.id, photo_url: null });
 
-	const [stored] = (await api.get<{ data: Json[] }>('/v1/contacts', { ids: String(created.id) })).data;
+	const [stored] = (await api.get<{ data: Json[] }>('/v1/contacts', { ids: String(created.id) }))
+		.data;
 	expect(one('Get contact')).toEqual(stored);
 	expect(stored).toMatchObject({ city: 'Springfield', phone: null, photo_url: null });
 });
@@ -110,12 +138,17 @@ it('filters, sorts and pages contacts, and reads their statistics', async () => 
 
 	const agents = await api.all<Json>('/v1/contacts', { role: 'agent' });
 	expect(ids(json('Agents')).sort()).toEqual(ids(agents).sort());
-	const pages = (await requests('GET', '/v1/contacts')).filter((entry) => entry.query.role === 'agent');
+	const pages = (await requests('GET', '/v1/contacts')).filter(
+		(entry) => entry.query.role === 'agent',
+	);
 	expect(pages).toHaveLength(Math.ceil(agents.length / 200));
 	expect(pages.every((entry) => entry.query.limit === '200')).toBe(true);
 
 	const firstFive = ids(json('Agents').slice(0, 5)).join(',');
-	const stats = await api.all<Json>('/v1/contacts/stats', { contact_ids: firstFive, from: '2000-01-01T00:00:00Z' });
+	const stats = await api.all<Json>('/v1/contacts/stats', {
+		contact_ids: firstFive,
+		from: '2000-01-01T00:00:00Z',
+	});
 	expect(json('Agent stats')).toEqual(stats);
 	expect(stats).toHaveLength(5);
 });
@@ -123,13 +156,24 @@ it('filters, sorts and pages contacts, and reads their statistics', async () => 
 it('lists inspections and events, and gets inspections by ID in one batched request', async () => {
 	const listed = json('Inspections');
 	expect(listed).toHaveLength(INSPECTIONS_LISTED);
-	const page = await api.get<{ data: Json[] }>('/v1/inspections', { limit: INSPECTIONS_LISTED, include_canceled: true, sort: '-updated_at' });
+	const page = await api.get<{ data: Json[] }>('/v1/inspections', {
+		limit: INSPECTIONS_LISTED,
+		include_canceled: true,
+		sort: '-updated_at',
+	});
 	expect(ids(listed)).toEqual(ids(page.data));
 	expect(ids(json('Inspection by ID'))).toEqual(ids(listed));
-	const batched = (await requests('GET', '/v1/inspections')).filter((entry) => entry.query.ids !== undefined);
-	expect(batched.map((entry) => String(entry.query.ids).split(',').length)).toEqual([INSPECTIONS_LISTED]);
+	const batched = (await requests('GET', '/v1/inspections')).filter(
+		(entry) => entry.query.ids !== undefined,
+	);
+	expect(batched.map((entry) => String(entry.query.ids).split(',').length)).toEqual([
+		INSPECTIONS_LISTED,
+	]);
 
-	const events = await api.get<{ data: Json[] }>('/v1/events', { limit: 10, updated_since: '2000-01-01T00:00:00Z' });
+	const events = await api.get<{ data: Json[] }>('/v1/events', {
+		limit: 10,
+		updated_since: '2000-01-01T00:00:00Z',
+	});
 	expect(json('Events')).toEqual(events.data);
 });
 
@@ -147,18 +191,34 @@ it('uploads a PDF report and a CSV document from binary, lists and downloads the
 		visible_to_client: true,
 	});
 	const document = one('Upload document');
-	expect(document).toMatchObject({ kind: 'document', filename: 'findings.csv', size_bytes: DOCUMENT_CSV.length, visible_to_client: false });
+	expect(document).toMatchObject({
+		kind: 'document',
+		filename: 'findings.csv',
+		size_bytes: DOCUMENT_CSV.length,
+		visible_to_client: false,
+	});
 
 	const uploads = await requests('POST', `/v1/inspections/${inspectionId}/attachments`);
-	expect(uploads.map((entry) => [entry.status, entry.form?.fields.kind, entry.form?.files[0]?.contentType])).toEqual([
+	expect(
+		uploads.map((entry) => [
+			entry.status,
+			entry.form?.fields.kind,
+			entry.form?.files[0]?.contentType,
+		]),
+	).toEqual([
 		[201, 'report', 'application/pdf'],
 		[201, 'document', 'text/csv'],
 	]);
 	const emails = await control.emails();
 	expect(emails.count - emailsBefore).toBe(1);
-	expect(emails.data.at(-1)).toMatchObject({ inspection_id: inspectionId, attachment_id: report.id });
+	expect(emails.data.at(-1)).toMatchObject({
+		inspection_id: inspectionId,
+		attachment_id: report.id,
+	});
 
-	expect(ids(json('Attachments of inspection'))).toEqual(expect.arrayContaining([report.id, document.id]));
+	expect(ids(json('Attachments of inspection'))).toEqual(
+		expect.arrayContaining([report.id, document.id]),
+	);
 	const [downloaded] = items('Download report');
 	const binary = downloaded.binary?.downloaded;
 	expect(binary).toMatchObject({ mimeType: 'application/pdf', bytes: REPORT_PDF.length });

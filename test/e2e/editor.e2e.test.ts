@@ -23,13 +23,26 @@ let editor: Editor;
 const properties = versionDescription.properties;
 const shownFor = (property: INodeProperties, resource: string, operation?: string) => {
 	const show = property.displayOptions?.show ?? {};
-	return (show.resource as string[] | undefined)?.includes(resource) === true && (operation === undefined || (show.operation as string[] | undefined)?.includes(operation) === true);
+	return (
+		(show.resource as string[] | undefined)?.includes(resource) === true &&
+		(operation === undefined ||
+			(show.operation as string[] | undefined)?.includes(operation) === true)
+	);
 };
 const optionName = (property: INodeProperties | undefined, value: string) =>
-	(property?.options as INodePropertyOptions[] | undefined)?.find((option) => option.value === value)?.name ?? value;
-const resourceName = (resource: string) => optionName(properties.find((p) => p.name === 'resource'), resource);
+	(property?.options as INodePropertyOptions[] | undefined)?.find(
+		(option) => option.value === value,
+	)?.name ?? value;
+const resourceName = (resource: string) =>
+	optionName(
+		properties.find((p) => p.name === 'resource'),
+		resource,
+	);
 const operationName = (resource: string, operation: string) =>
-	optionName(properties.find((p) => p.name === 'operation' && shownFor(p, resource)), operation);
+	optionName(
+		properties.find((p) => p.name === 'operation' && shownFor(p, resource)),
+		operation,
+	);
 
 interface Comparison {
 	missing: string[];
@@ -42,11 +55,20 @@ async function compareWithTable(resource: string, operation: string): Promise<Co
 	const fields = operationFields(resource, operation);
 	const own = properties.filter((p) => shownFor(p, resource, operation));
 	// Options that reveal other fields (an attachment's kind, a download's source): every value is looked at.
-	const switches = own.filter((p) => p.type === 'options' && !['sort', 'sortDirection'].includes(p.name));
+	const switches = own.filter(
+		(p) => p.type === 'options' && !['sort', 'sortDirection'].includes(p.name),
+	);
 	const views: Array<Array<[string, string]>> = [[]];
 	for (const property of switches) {
-		const values = (property.options as INodePropertyOptions[]).map((option): [string, string] => [property.name, option.name]);
-		views.splice(0, views.length, ...views.flatMap((view) => values.map((value) => [...view, value])));
+		const values = (property.options as INodePropertyOptions[]).map((option): [string, string] => [
+			property.name,
+			option.name,
+		]);
+		views.splice(
+			0,
+			views.length,
+			...views.flatMap((view) => values.map((value) => [...view, value])),
+		);
 	}
 	const shown = new Set<string>();
 	const duplicated = new Set<string>();
@@ -63,12 +85,17 @@ async function compareWithTable(resource: string, operation: string): Promise<Co
 		for (const [label, options] of Object.entries(collections)) {
 			const collection = own.find((p) => p.type === 'collection' && p.displayName === label);
 			for (const option of options) {
-				const field = fields.find((f) => collection && f.parameter.startsWith(`${collection.name}.`) && f.displayName === option);
+				const field = fields.find(
+					(f) =>
+						collection && f.parameter.startsWith(`${collection.name}.`) && f.displayName === option,
+				);
 				if (field) wire.push(field.wireName);
 				else unexpected.add(`${label} › ${option}`);
 			}
 		}
-		wire.filter((name, index) => wire.indexOf(name) !== index).forEach((name) => duplicated.add(name));
+		wire
+			.filter((name, index) => wire.indexOf(name) !== index)
+			.forEach((name) => duplicated.add(name));
 		wire.forEach((name) => shown.add(name));
 	}
 	const table = tableWireFields(resource, operation);
@@ -97,30 +124,48 @@ it('adds the Inspection Business node, which lists one action per operation', as
 	const operations = allOperations();
 	for (const { resource, operation } of operations) {
 		const property = properties.find((p) => p.name === 'operation' && shownFor(p, resource));
-		const action = (property?.options as INodePropertyOptions[]).find((option) => option.value === operation)?.action;
+		const action = (property?.options as INodePropertyOptions[]).find(
+			(option) => option.value === operation,
+		)?.action;
 		expect(actions).toContain(action);
 	}
-	await editor.pickCreatorItem(String((properties.find((p) => p.name === 'operation' && shownFor(p, 'contact'))?.options as INodePropertyOptions[])[0].action));
+	await editor.pickCreatorItem(
+		String(
+			(
+				properties.find((p) => p.name === 'operation' && shownFor(p, 'contact'))
+					?.options as INodePropertyOptions[]
+			)[0].action,
+		),
+	);
 });
 
-it('shows exactly the endpoint table fields for every resource and operation', async () => {
-	const report: Record<string, Comparison> = {};
-	for (const { resource, operation } of allOperations()) {
-		await editor.selectOption('resource', resourceName(resource));
-		await editor.selectOption('operation', operationName(resource, operation));
-		const comparison = await compareWithTable(resource, operation);
-		await editor.screenshot(`${resource}-${operation}`);
-		if (comparison.missing.length + comparison.duplicated.length + comparison.unexpected.length > 0) {
-			report[`${resource}.${operation}`] = comparison;
+it(
+	'shows exactly the endpoint table fields for every resource and operation',
+	async () => {
+		const report: Record<string, Comparison> = {};
+		for (const { resource, operation } of allOperations()) {
+			await editor.selectOption('resource', resourceName(resource));
+			await editor.selectOption('operation', operationName(resource, operation));
+			const comparison = await compareWithTable(resource, operation);
+			await editor.screenshot(`${resource}-${operation}`);
+			if (
+				comparison.missing.length + comparison.duplicated.length + comparison.unexpected.length >
+				0
+			) {
+				report[`${resource}.${operation}`] = comparison;
+			}
 		}
-	}
-	expect(report).toEqual({});
-}, 8 * 60_000);
+		expect(report).toEqual({});
+	},
+	8 * 60_000,
+);
 
 it("shows the webhook trigger's production URL, with the notice to register it", async () => {
 	await editor.openNode(WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
 	expect(await editor.webhookUrl('production')).toBe(webhookUrl(state.n8nUrl));
-	const notice = new InspectionBusinessWebhookTrigger().description.properties.find((p) => p.type === 'notice');
+	const notice = new InspectionBusinessWebhookTrigger().description.properties.find(
+		(p) => p.type === 'notice',
+	);
 	expect(notice?.displayName).toMatch(/Production URL/);
 	expect(await editor.ndvText()).toContain(notice!.displayName);
 	await editor.screenshot('webhook-trigger');

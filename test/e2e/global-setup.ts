@@ -12,7 +12,12 @@ import { ensureChromium } from '../../scripts/chromium';
 import { N8nUserFolder } from '../../scripts/n8n-instance';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
-import { buildPackage, declaredNodeTypes, PACKAGE_DIR, packPackage } from '../../scripts/package-tarball';
+import {
+	buildPackage,
+	declaredNodeTypes,
+	PACKAGE_DIR,
+	packPackage,
+} from '../../scripts/package-tarball';
 import { freePort } from '../../scripts/ports';
 import { killAllOnSignals } from '../../scripts/processes';
 import { loadExamples } from '../../scripts/workflows';
@@ -22,7 +27,8 @@ import { type E2eResources, removeWorkDir, setResources, stopResources } from '.
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
-	const log = (line: string) => process.stderr.write(`[e2e setup +${Math.round((Date.now() - started) / 1000)}s] ${line}\n`);
+	const log = (line: string) =>
+		process.stderr.write(`[e2e setup +${Math.round((Date.now() - started) / 1000)}s] ${line}\n`);
 	const artifactsDir = path.join(PACKAGE_DIR, '.artifacts', 'e2e');
 	rmSync(artifactsDir, { recursive: true, force: true });
 	mkdirSync(artifactsDir, { recursive: true });

@@ -18,11 +18,24 @@ const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'),
 describe('npm pack', () => {
 	it('ships only dist/, README.md, LICENSE and package.json, with every file n8n loads', async () => {
 		const { files } = await packPackage();
-		const outside = files.filter((file) => !file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file));
+		const outside = files.filter(
+			(file) =>
+				!file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file),
+		);
 		expect(outside).toEqual([]);
-		expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json', ...manifest.n8n.nodes, ...manifest.n8n.credentials]));
+		expect(files).toEqual(
+			expect.arrayContaining([
+				'README.md',
+				'LICENSE',
+				'package.json',
+				...manifest.n8n.nodes,
+				...manifest.n8n.credentials,
+			]),
+		);
 		// Nothing that is never shipped was compiled into dist/.
-		expect(files.filter((file) => /^dist\/(sandbox|test|scripts|examples|openapi)\//.test(file))).toEqual([]);
+		expect(
+			files.filter((file) => /^dist\/(sandbox|test|scripts|examples|openapi)\//.test(file)),
+		).toEqual([]);
 	});
 });
 
@@ -30,9 +43,13 @@ describe('n8n with the package installed from its tarball', () => {
 	const installed = path.join(state.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 
 	it('installed the packed version under .n8n/nodes, as a community package', () => {
-		const installedManifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as { version: string };
+		const installedManifest = JSON.parse(
+			readFileSync(path.join(installed, 'package.json'), 'utf8'),
+		) as { version: string };
 		expect(installedManifest.version).toBe(manifest.version);
-		const nodesManifest = JSON.parse(readFileSync(path.join(state.userFolder, '.n8n', 'nodes', 'package.json'), 'utf8')) as {
+		const nodesManifest = JSON.parse(
+			readFileSync(path.join(state.userFolder, '.n8n', 'nodes', 'package.json'), 'utf8'),
+		) as {
 			dependencies: Record<string, string>;
 		};
 		expect(nodesManifest.dependencies).toEqual({ [PACKAGE_NAME]: manifest.version });
@@ -42,12 +59,24 @@ describe('n8n with the package installed from its tarball', () => {
 		const server = new N8nRestClient(state.n8nUrl);
 		await server.login(LOCAL_OWNER);
 		const nodeTypes = await server.get<Array<{ name: string }>>('/types/nodes.json');
-		const ours = [...new Set(nodeTypes.map((type) => type.name).filter((name) => name.startsWith(`${PACKAGE_NAME}.`)))];
+		const ours = [
+			...new Set(
+				nodeTypes.map((type) => type.name).filter((name) => name.startsWith(`${PACKAGE_NAME}.`)),
+			),
+		];
 		// n8n derives `<name>Tool` from a node that is usableAsTool (A18: AI agents use the read operations).
-		const expected = ['inspectionBusiness', 'inspectionBusinessTool', 'inspectionBusinessTrigger', 'inspectionBusinessWebhookTrigger'];
+		const expected = [
+			'inspectionBusiness',
+			'inspectionBusinessTool',
+			'inspectionBusinessTrigger',
+			'inspectionBusinessWebhookTrigger',
+		];
 		expect(ours.sort()).toEqual(expected.map((name) => `${PACKAGE_NAME}.${name}`));
-		const credentialTypes = await server.get<Array<{ name: string; displayName: string }>>('/types/credentials.json');
-		expect(credentialTypes.find((type) => type.name === 'inspectionBusinessApi')?.displayName).toBe('Inspection Business API');
+		const credentialTypes =
+			await server.get<Array<{ name: string; displayName: string }>>('/types/credentials.json');
+		expect(credentialTypes.find((type) => type.name === 'inspectionBusinessApi')?.displayName).toBe(
+			'Inspection Business API',
+		);
 	});
 });
 
@@ -57,7 +86,13 @@ describe("n8n's community-package scanner rules", () => {
 		const result = await scanLocalPackage(scanner, PACKAGE_DIR, state.tarball);
 		expect(result.source.files).toBeGreaterThan(10);
 		expect(result.tarball.files).toBeGreaterThan(3);
-		expect({ passed: result.source.passed, details: result.source.details }).toEqual({ passed: true, details: undefined });
-		expect({ passed: result.tarball.passed, details: result.tarball.details }).toEqual({ passed: true, details: undefined });
+		expect({ passed: result.source.passed, details: result.source.details }).toEqual({
+			passed: true,
+			details: undefined,
+		});
+		expect({ passed: result.tarball.passed, details: result.tarball.details }).toEqual({
+			passed: true,
+			details: undefined,
+		});
 	});
 });

@@ -49,24 +49,44 @@ describe('polling trigger', () => {
 					lastTouch = Date.now();
 				}
 				collected.push(...(await watcher.newItems()));
-				return collected.some((item) => recordId(item) === sentinel.id && item.event === 'contact.updated') || undefined;
+				return (
+					collected.some(
+						(item) => recordId(item) === sentinel.id && item.event === 'contact.updated',
+					) || undefined
+				);
 			},
 			{ timeoutMs: 4 * MINUTE, intervalMs: 2000 },
 		);
 
 		const inspections = await globex.all<Inspection>('/v1/inspections');
 		const pick = (what: string, test: (inspection: Inspection) => boolean, not: string[]) => {
-			const found = inspections.find((inspection) => test(inspection) && !not.includes(inspection.id));
+			const found = inspections.find(
+				(inspection) => test(inspection) && !not.includes(inspection.id),
+			);
 			if (!found) throw new Error(`The Globex seed has no inspection that is ${what}`);
 			return found.id;
 		};
-		const toConfirm = pick('waiting or in review', (i) => i.status === 'waiting' || i.status === 'review', []);
+		const toConfirm = pick(
+			'waiting or in review',
+			(i) => i.status === 'waiting' || i.status === 'review',
+			[],
+		);
 		const toReschedule = pick('confirmed', (i) => i.status === 'confirmed', [toConfirm]);
 		const toCancel = pick('confirmed', (i) => i.status === 'confirmed', [toConfirm, toReschedule]);
-		const toPublish = pick('confirmed with unpublished reports', (i) => i.status === 'confirmed' && i.reports.status !== 'published', [toConfirm, toReschedule, toCancel]);
-		const newTime = new Date(Date.now() + 7 * 24 * 60 * MINUTE).toISOString().replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
+		const toPublish = pick(
+			'confirmed with unpublished reports',
+			(i) => i.status === 'confirmed' && i.reports.status !== 'published',
+			[toConfirm, toReschedule, toCancel],
+		);
+		const newTime = new Date(Date.now() + 7 * 24 * 60 * MINUTE)
+			.toISOString()
+			.replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
 
-		const created = await control.createContact('globex', { first_name: 'Polled', last_name: 'Newcomer', email: 'polled.newcomer@example.com' });
+		const created = await control.createContact('globex', {
+			first_name: 'Polled',
+			last_name: 'Newcomer',
+			email: 'polled.newcomer@example.com',
+		});
 		await control.updateContact(edited.id, { city: 'Aurora' });
 		await control.confirmInspection(toConfirm);
 		await control.rescheduleInspection(toReschedule, newTime);
@@ -86,23 +106,37 @@ describe('polling trigger', () => {
 			'the polling trigger to report the six changes',
 			async () => {
 				afterChanges.push(...(await watcher.newItems()));
-				return expected.every(([event, id]) => afterChanges.some((item) => item.event === event && recordId(item) === id)) || undefined;
+				return (
+					expected.every(([event, id]) =>
+						afterChanges.some((item) => item.event === event && recordId(item) === id),
+					) || undefined
+				);
 			},
 			{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
 		);
-		const reported = afterChanges.filter((item) => recordId(item) !== sentinel.id).map((item) => [item.event, recordId(item)]);
+		const reported = afterChanges
+			.filter((item) => recordId(item) !== sentinel.id)
+			.map((item) => [item.event, recordId(item)]);
 		expect(reported.sort()).toEqual(expected.sort());
 		const rescheduled = afterChanges.find((item) => recordId(item) === toReschedule)!;
 		expect(rescheduled.record).toMatchObject({ scheduled_for: newTime });
-		expect(afterChanges.find((item) => recordId(item) === edited.id)!.record).toMatchObject({ city: 'Aurora' });
+		expect(afterChanges.find((item) => recordId(item) === edited.id)!.record).toMatchObject({
+			city: 'Aurora',
+		});
 	});
 });
 
 describe('webhook trigger', () => {
 	const url = webhookUrl(state.n8nUrl);
 	const post = (body: string, headers: Record<string, string>) =>
-		fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(30_000) });
-	const sign = (body: string) => createHmac('sha256', WEBHOOK_TRIGGER.secret).update(body).digest('hex');
+		fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body,
+			signal: AbortSignal.timeout(30_000),
+		});
+	const sign = (body: string) =>
+		createHmac('sha256', WEBHOOK_TRIGGER.secret).update(body).digest('hex');
 
 	it('starts an execution for each sandbox webhook, with the event, the id and the re-fetched record', async () => {
 		const watcher = await ExecutionWatcher.start(rest, WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
@@ -114,7 +148,9 @@ describe('webhook trigger', () => {
 			hmac_header: WEBHOOK_TRIGGER.signatureHeader,
 		});
 		try {
-			const inspection = (await globex.all<Inspection>('/v1/inspections')).find((i) => i.status === 'waiting' || i.status === 'review');
+			const inspection = (await globex.all<Inspection>('/v1/inspections')).find(
+				(i) => i.status === 'waiting' || i.status === 'review',
+			);
 			const [contact] = await globex.all<Json & { id: string }>('/v1/contacts');
 			if (!inspection) throw new Error('The Globex seed has no inspection waiting or in review');
 			await control.confirmInspection(inspection.id);
@@ -135,9 +171,17 @@ describe('webhook trigger', () => {
 					['inspection.confirmed', inspection.id],
 				].sort(),
 			);
-			expect(items.find((item) => item.id === inspection.id)?.record).toMatchObject({ id: inspection.id, status: 'confirmed' });
-			expect(items.find((item) => item.id === contact.id)?.record).toMatchObject({ id: contact.id, notes: 'changed for the webhook test' });
-			const deliveries = (await control.deliveries()).data.filter((attempt) => attempt.receiver_id === receiver.id);
+			expect(items.find((item) => item.id === inspection.id)?.record).toMatchObject({
+				id: inspection.id,
+				status: 'confirmed',
+			});
+			expect(items.find((item) => item.id === contact.id)?.record).toMatchObject({
+				id: contact.id,
+				notes: 'changed for the webhook test',
+			});
+			const deliveries = (await control.deliveries()).data.filter(
+				(attempt) => attempt.receiver_id === receiver.id,
+			);
 			expect(deliveries.map((attempt) => attempt.status)).toEqual([200, 200]);
 		} finally {
 			await control.removeWebhook(receiver.id);
@@ -147,17 +191,33 @@ describe('webhook trigger', () => {
 	it('answers 401 and starts nothing when the secret or the signature is wrong', async () => {
 		const watcher = await ExecutionWatcher.start(rest, WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
 		const before = await watcher.count();
-		const body = JSON.stringify({ event: 'inspection.confirmed', data: { id: '00000000-0000-4000-8000-000000000000' } });
+		const body = JSON.stringify({
+			event: 'inspection.confirmed',
+			data: { id: '00000000-0000-4000-8000-000000000000' },
+		});
 		const refused = [
-			await post(body, { [WEBHOOK_TRIGGER.secretHeader]: 'not-the-secret', [WEBHOOK_TRIGGER.signatureHeader]: sign(body) }),
+			await post(body, {
+				[WEBHOOK_TRIGGER.secretHeader]: 'not-the-secret',
+				[WEBHOOK_TRIGGER.signatureHeader]: sign(body),
+			}),
 			await post(body, { [WEBHOOK_TRIGGER.signatureHeader]: sign(body) }),
-			await post(body, { [WEBHOOK_TRIGGER.secretHeader]: WEBHOOK_TRIGGER.secret, [WEBHOOK_TRIGGER.signatureHeader]: sign(`${body} `) }),
+			await post(body, {
+				[WEBHOOK_TRIGGER.secretHeader]: WEBHOOK_TRIGGER.secret,
+				[WEBHOOK_TRIGGER.signatureHeader]: sign(`${body} `),
+			}),
 		];
 		expect(refused.map((response) => response.status)).toEqual([401, 401, 401]);
 		// The right secret and signature are accepted (so the 401s above are the check, not a dead URL).
-		const accepted = await post(body, { [WEBHOOK_TRIGGER.secretHeader]: WEBHOOK_TRIGGER.secret, [WEBHOOK_TRIGGER.signatureHeader]: sign(body) });
+		const accepted = await post(body, {
+			[WEBHOOK_TRIGGER.secretHeader]: WEBHOOK_TRIGGER.secret,
+			[WEBHOOK_TRIGGER.signatureHeader]: sign(body),
+		});
 		expect(accepted.status).toBe(200);
-		await waitFor('the accepted request to be executed', async () => (await watcher.count()) > before || undefined, { timeoutMs: 30_000 });
+		await waitFor(
+			'the accepted request to be executed',
+			async () => (await watcher.count()) > before || undefined,
+			{ timeoutMs: 30_000 },
+		);
 		expect(await watcher.count()).toBe(before + 1);
 	});
 });

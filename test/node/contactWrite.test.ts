@@ -21,7 +21,9 @@ let contact: IDataObject;
 
 beforeEach(async () => {
 	tags = (await api<{ data: Tag[] }>(sandbox, '/v1/tags', { limit: '3' })).data;
-	agencyId = String((await api<{ data: IDataObject[] }>(sandbox, '/v1/agencies', { limit: '1' })).data[0].id);
+	agencyId = String(
+		(await api<{ data: IDataObject[] }>(sandbox, '/v1/agencies', { limit: '1' })).data[0].id,
+	);
 	const created = await run(sandbox, {
 		resource: 'contact',
 		operation: 'create',
@@ -85,10 +87,15 @@ describe('Create', () => {
 			agency_id: agencyId,
 			social: { linkedin: 'https://www.linkedin.com/in/grace' },
 		});
-		expect(String(created.cc_email).replace(/\s/g, '')).toBe('office@example.com,assistant@example.com');
+		expect(String(created.cc_email).replace(/\s/g, '')).toBe(
+			'office@example.com,assistant@example.com',
+		);
 		expect(tagNames(created)).toEqual([tags[0].name, tags[1].name].sort());
 		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(await readContact(String(created.id))).toMatchObject({ first_name: 'Grace', agency_id: agencyId });
+		expect(await readContact(String(created.id))).toMatchObject({
+			first_name: 'Grace',
+			agency_id: agencyId,
+		});
 	});
 
 	test('tags by ID and the agency by ID', async () => {
@@ -131,13 +138,23 @@ describe('Create', () => {
 			},
 			{
 				items: [
-					{ json: { name: 'One', email: 'one@example.com', tags: [tags[0].name], tagIds: tags[1].id } },
+					{
+						json: {
+							name: 'One',
+							email: 'one@example.com',
+							tags: [tags[0].name],
+							tagIds: tags[1].id,
+						},
+					},
 					{ json: { name: 'Two', email: 'two@example.com', tags: [tags[0].name], tagIds: '' } },
 				],
 				continueOnFail: true,
 			},
 		);
-		expect(items[0]).toMatchObject({ json: { error: 'Tags and Tag IDs cannot be used together' }, pairedItem: { item: 0 } });
+		expect(items[0]).toMatchObject({
+			json: { error: 'Tags and Tag IDs cannot be used together' },
+			pairedItem: { item: 0 },
+		});
 		expect(items[1]).toMatchObject({ json: { first_name: 'Two' }, pairedItem: { item: 1 } });
 		expect(await requests(sandbox, { method: 'POST' })).toHaveLength(1);
 	});
@@ -145,14 +162,19 @@ describe('Create', () => {
 	test('a required field that an expression leaves empty is refused locally, naming it', async () => {
 		const result = await run(
 			sandbox,
-			{ resource: 'contact', operation: 'create', first_name: 'No Mail', email: '={{ $json.email }}' },
+			{
+				resource: 'contact',
+				operation: 'create',
+				first_name: 'No Mail',
+				email: '={{ $json.email }}',
+			},
 			{ items: [{ json: { email: '' } }] },
 		);
 		expect(errorText(result)).toContain('email');
 		expect(await requests(sandbox)).toHaveLength(0);
 	});
 
-	test('an unknown tag name is the server\'s 400, shown clearly, and creates nothing', async () => {
+	test("an unknown tag name is the server's 400, shown clearly, and creates nothing", async () => {
 		const before = (await api<{ total: number }>(sandbox, '/v1/contacts', { limit: '1' })).total;
 		const result = await run(sandbox, {
 			resource: 'contact',
@@ -163,19 +185,33 @@ describe('Create', () => {
 		});
 		expect(result.error?.message).toMatch(/No Such Tag|tag/i);
 		expect(result.error?.message).toContain('400');
-		expect((await api<{ total: number }>(sandbox, '/v1/contacts', { limit: '1' })).total).toBe(before);
+		expect((await api<{ total: number }>(sandbox, '/v1/contacts', { limit: '1' })).total).toBe(
+			before,
+		);
 	});
 });
 
 describe('Update', () => {
 	const update = (parameters: IDataObject) =>
-		run(sandbox, { resource: 'contact', operation: 'update', contact_id: String(contact.id), ...parameters });
+		run(sandbox, {
+			resource: 'contact',
+			operation: 'update',
+			contact_id: String(contact.id),
+			...parameters,
+		});
 
 	test('only the fields set change; the others are left as they are', async () => {
 		const { items } = await update({ updateFields: { last_name: 'Lovelace' } });
-		expect(items[0].json).toMatchObject({ last_name: 'Lovelace', phone: '303-555-0100', city: 'Denver' });
+		expect(items[0].json).toMatchObject({
+			last_name: 'Lovelace',
+			phone: '303-555-0100',
+			city: 'Denver',
+		});
 		expect(tagNames(items[0].json)).toEqual([tags[0].name]);
-		expect(await readContact(String(contact.id))).toMatchObject({ first_name: 'Ada', phone: '303-555-0100' });
+		expect(await readContact(String(contact.id))).toMatchObject({
+			first_name: 'Ada',
+			phone: '303-555-0100',
+		});
 	});
 
 	test('an empty value in Update Fields leaves the field as it is', async () => {
@@ -187,7 +223,12 @@ describe('Update', () => {
 		await update({ updateFields: { agency_id: { __rl: true, mode: 'list', value: agencyId } } });
 		expect((await readContact(String(contact.id))).agency_id).toBe(agencyId);
 		const { items } = await update({ fieldsToClear: ['phone', 'city', 'agency_id'] });
-		expect(items[0].json).toMatchObject({ phone: null, city: null, agency_id: null, first_name: 'Ada' });
+		expect(items[0].json).toMatchObject({
+			phone: null,
+			city: null,
+			agency_id: null,
+			first_name: 'Ada',
+		});
 	});
 
 	test('tags: replaced by name, then by ID, then cleared (an empty list)', async () => {
@@ -199,7 +240,7 @@ describe('Update', () => {
 		expect(cleared.items[0].json.tags).toEqual([]);
 	});
 
-	test('an unknown tag is the server\'s 400, and nothing on the contact changes', async () => {
+	test("an unknown tag is the server's 400, and nothing on the contact changes", async () => {
 		const result = await update({ updateFields: { first_name: 'Changed', tags: ['No Such Tag'] } });
 		expect(result.error?.message).toContain('400');
 		expect(await requests(sandbox, { method: 'PATCH' })).toHaveLength(1);

@@ -28,9 +28,16 @@ test('downloads the file into the binary property, the record as JSON, without t
 		binaryPropertyName: 'report',
 	});
 	expect(error).toBeUndefined();
-	expect(items[0].json).toMatchObject({ id: attachment.id, inspection_id: attachment.inspection_id, filename: attachment.filename });
+	expect(items[0].json).toMatchObject({
+		id: attachment.id,
+		inspection_id: attachment.inspection_id,
+		filename: attachment.filename,
+	});
 	expect(items[0].binary?.report.data.equals(bytes)).toBe(true);
-	expect(items[0].binary?.report).toMatchObject({ mimeType: attachment.content_type, fileName: attachment.filename });
+	expect(items[0].binary?.report).toMatchObject({
+		mimeType: attachment.content_type,
+		fileName: attachment.filename,
+	});
 	expect(items[0].pairedItem).toEqual({ item: 0 });
 
 	const log = await requests(sandbox);
@@ -42,7 +49,9 @@ test('downloads the file into the binary property, the record as JSON, without t
 });
 
 test('several items of one inspection share one listing', async () => {
-	const items = [0, 1].map(() => ({ json: { inspection: attachment.inspection_id, id: attachment.id } }));
+	const items = [0, 1].map(() => ({
+		json: { inspection: attachment.inspection_id, id: attachment.id },
+	}));
 	const result = await run(
 		sandbox,
 		{
@@ -78,12 +87,16 @@ test('an attachment ID the inspection does not have is an item error naming both
 		inspection_id: String(attachment.inspection_id),
 		attachment_id: 'no-such-attachment',
 	});
-	expect(result.error?.message).toBe(`Attachment no-such-attachment not found on inspection ${String(attachment.inspection_id)}`);
+	expect(result.error?.message).toBe(
+		`Attachment no-such-attachment not found on inspection ${String(attachment.inspection_id)}`,
+	);
 	expect(await requests(sandbox, { pathPrefix: '/files/' })).toHaveLength(0);
 });
 
 test('a report without a file is an item error saying so', async () => {
-	const inspections = await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', { limit: '200' });
+	const inspections = await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', {
+		limit: '200',
+	});
 	const confirmed = inspections.data.find((i) => i.status === 'confirmed') as IDataObject;
 	const report = await run(sandbox, {
 		resource: 'attachment',
@@ -99,7 +112,9 @@ test('a report without a file is an item error saying so', async () => {
 		inspection_id: String(confirmed.id),
 		attachment_id: String(report.items[0].json.id),
 	});
-	expect(result.error?.message).toBe(`Attachment ${String(report.items[0].json.id)} has no file to download`);
+	expect(result.error?.message).toBe(
+		`Attachment ${String(report.items[0].json.id)} has no file to download`,
+	);
 });
 
 test('an expired link in URL mode is an error with the hint to read the record again', async () => {

@@ -14,12 +14,20 @@ const sandbox = withSandbox();
 let contactId: string;
 let confirmedId: string;
 beforeAll(async () => {
-	contactId = String((await api<{ data: IDataObject[] }>(sandbox, '/v1/contacts', { limit: '1' })).data[0].id);
-	confirmedId = String((await allPages(sandbox, '/v1/inspections')).records.find((i) => i.status === 'confirmed')?.id);
+	contactId = String(
+		(await api<{ data: IDataObject[] }>(sandbox, '/v1/contacts', { limit: '1' })).data[0].id,
+	);
+	confirmedId = String(
+		(await allPages(sandbox, '/v1/inspections')).records.find((i) => i.status === 'confirmed')?.id,
+	);
 });
 
 test('401: an invalid key is shown with a hint about the key, and the key is not in the error', async () => {
-	const result = await run(sandbox, { resource: 'tag', operation: 'getAll', limit: 1 }, { key: 'revoked' });
+	const result = await run(
+		sandbox,
+		{ resource: 'tag', operation: 'getAll', limit: 1 },
+		{ key: 'revoked' },
+	);
 	expect(result.error?.message).toContain('401');
 	expect(result.error?.description).toMatch(/API key/);
 	expect(errorText(result)).not.toContain(SANDBOX_KEYS.revoked);
@@ -36,7 +44,11 @@ test('429: the node waits as told and carries on; the user sees nothing', async 
 
 test('500 on a read: repeated, then answered', async () => {
 	await sandbox.control.queueFaults({ kind: '500', path: '/v1/agencies' });
-	const { items, error } = await run(sandbox, { resource: 'agency', operation: 'getAll', limit: 2 });
+	const { items, error } = await run(sandbox, {
+		resource: 'agency',
+		operation: 'getAll',
+		limit: 2,
+	});
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(2);
 	expect((await requests(sandbox)).map((entry) => entry.status)).toEqual([500, 200]);
@@ -46,8 +58,23 @@ test('a write that may have been received is not repeated: a reset report upload
 	await sandbox.control.queueFaults({ kind: 'reset', method: 'POST', path: '/v1/inspections/' });
 	const result = await run(
 		sandbox,
-		{ resource: 'attachment', operation: 'upload', inspection_id: confirmedId, kind: 'report', name: 'Once' },
-		{ items: [{ json: {}, binary: { data: { data: SAMPLE_FILES.pdf, fileName: 'once.pdf', mimeType: 'application/pdf' } } }] },
+		{
+			resource: 'attachment',
+			operation: 'upload',
+			inspection_id: confirmedId,
+			kind: 'report',
+			name: 'Once',
+		},
+		{
+			items: [
+				{
+					json: {},
+					binary: {
+						data: { data: SAMPLE_FILES.pdf, fileName: 'once.pdf', mimeType: 'application/pdf' },
+					},
+				},
+			],
+		},
 	);
 	expect(result.error).toBeDefined();
 	expect(await requests(sandbox, { method: 'POST' })).toHaveLength(1);
@@ -68,7 +95,14 @@ test('400 attachment content type not matching its extension: caught locally', a
 	const result = await run(
 		sandbox,
 		{ resource: 'attachment', operation: 'upload', inspection_id: confirmedId, kind: 'document' },
-		{ items: [{ json: {}, binary: { data: { data: SAMPLE_FILES.pdf, fileName: 'r.pdf', mimeType: 'text/plain' } } }] },
+		{
+			items: [
+				{
+					json: {},
+					binary: { data: { data: SAMPLE_FILES.pdf, fileName: 'r.pdf', mimeType: 'text/plain' } },
+				},
+			],
+		},
 	);
 	expect(result.error?.message).toMatch(/"file".*does not match/);
 	expect(await requests(sandbox)).toHaveLength(0);
@@ -76,7 +110,12 @@ test('400 attachment content type not matching its extension: caught locally', a
 
 test('404: an unknown inspection in a path names the inspection and its ID', async () => {
 	const unknown = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f';
-	const result = await run(sandbox, { resource: 'attachment', operation: 'getAllForInspection', inspection_id: unknown, limit: 5 });
+	const result = await run(sandbox, {
+		resource: 'attachment',
+		operation: 'getAllForInspection',
+		inspection_id: unknown,
+		limit: 5,
+	});
 	expect(result.error?.message).toContain('404');
 	expect(result.error?.description).toContain(`inspection "${unknown}"`);
 });
@@ -88,8 +127,14 @@ test('errors are item-level: continue-on-fail gives each failed item its error, 
 		{ items: [{ json: { id: 'bad' } }, { json: { id: contactId } }], continueOnFail: true },
 	);
 	expect(error).toBeUndefined();
-	expect(items[0]).toMatchObject({ json: { error: expect.stringContaining('contact_id') }, pairedItem: { item: 0 } });
-	expect(items[1]).toMatchObject({ json: { id: contactId, photo_url: null }, pairedItem: { item: 1 } });
+	expect(items[0]).toMatchObject({
+		json: { error: expect.stringContaining('contact_id') },
+		pairedItem: { item: 0 },
+	});
+	expect(items[1]).toMatchObject({
+		json: { id: contactId, photo_url: null },
+		pairedItem: { item: 1 },
+	});
 });
 
 test('without continue-on-fail the error carries the index of the failing item', async () => {

@@ -28,7 +28,11 @@ const sorted = (values: string[]) => [...values].sort();
 
 describe('fields match the endpoint table', () => {
 	test('the node offers every resource and operation of the brief', () => {
-		expect(allOperations().map(({ resource, operation }) => `${resource}.${operation}`).sort()).toEqual(
+		expect(
+			allOperations()
+				.map(({ resource, operation }) => `${resource}.${operation}`)
+				.sort(),
+		).toEqual(
 			[
 				'agency.get',
 				'agency.getAll',
@@ -51,11 +55,14 @@ describe('fields match the endpoint table', () => {
 		);
 	});
 
-	test.each(allOperations())('$resource / $operation: every table field exactly once, nothing extra', ({ resource, operation }) => {
-		const fields = operationWireFields(resource, operation);
-		expect(new Set(fields).size).toBe(fields.length);
-		expect(sorted(fields)).toEqual(sorted(tableWireFields(resource, operation)));
-	});
+	test.each(allOperations())(
+		'$resource / $operation: every table field exactly once, nothing extra',
+		({ resource, operation }) => {
+			const fields = operationWireFields(resource, operation);
+			expect(new Set(fields).size).toBe(fields.length);
+			expect(sorted(fields)).toEqual(sorted(tableWireFields(resource, operation)));
+		},
+	);
 
 	test('every list endpoint the node reads exposes all its documented query parameters in a Get Many', () => {
 		const covered = new Set<string>();
@@ -138,7 +145,11 @@ describe('n8n conventions', () => {
 			filePath: join(ROOT, 'nodes', 'InspectionBusiness', 'v1', 'InspectionBusinessV1.node.ts'),
 		});
 		const problems = result.messages
-			.map((m) => ({ rule: m.ruleId ?? '', at: source.split('\n')[m.line - 1]?.trim() ?? '', message: m.message }))
+			.map((m) => ({
+				rule: m.ruleId ?? '',
+				at: source.split('\n')[m.line - 1]?.trim() ?? '',
+				message: m.message,
+			}))
 			.filter((problem) => !isTagNamePickerDeviation(problem));
 		expect(problems).toEqual([]);
 	});
@@ -151,7 +162,10 @@ describe('n8n conventions', () => {
  */
 function isTagNamePickerDeviation(problem: { rule: string; at: string }): boolean {
 	const dynamicMultiOptions = /dynamic-multi-options$/.test(problem.rule);
-	return dynamicMultiOptions && /^(displayName: "(Tags|Tag Names)"|description: ".*specify names using)/.test(problem.at);
+	return (
+		dynamicMultiOptions &&
+		/^(displayName: "(Tags|Tag Names)"|description: ".*specify names using)/.test(problem.at)
+	);
 }
 
 /** An object as TypeScript source with bare keys, as the lint rules expect of a hand-written description. */

@@ -17,13 +17,19 @@ const idCounts = (log: Array<{ query: Record<string, string | string[]> }>) =>
 
 let contactIds: string[];
 beforeAll(async () => {
-	contactIds = (await allPages(sandbox, '/v1/contacts')).records.slice(0, 450).map((c) => String(c.id));
+	contactIds = (await allPages(sandbox, '/v1/contacts')).records
+		.slice(0, 450)
+		.map((c) => String(c.id));
 });
 
 test('450 items: three requests of 200, 200 and 50 IDs; output in item order, paired', async () => {
 	// Reversed, so the output order cannot come from the server's order by ID.
 	const ids = [...contactIds].reverse();
-	const { items, error } = await run(sandbox, { resource: 'contact', operation: 'get', id: '={{ $json.id }}' }, { items: itemsOf(ids) });
+	const { items, error } = await run(
+		sandbox,
+		{ resource: 'contact', operation: 'get', id: '={{ $json.id }}' },
+		{ items: itemsOf(ids) },
+	);
 	expect(error).toBeUndefined();
 	expect(idCounts(await requests(sandbox))).toEqual([200, 200, 50]);
 	expect(items.map((item) => item.json.id)).toEqual(ids);
@@ -32,14 +38,22 @@ test('450 items: three requests of 200, 200 and 50 IDs; output in item order, pa
 
 test('a repeated ID is fetched once and output for each item', async () => {
 	const ids = [contactIds[0], contactIds[1], contactIds[0]];
-	const { items } = await run(sandbox, { resource: 'contact', operation: 'get', id: '={{ $json.id }}' }, { items: itemsOf(ids) });
+	const { items } = await run(
+		sandbox,
+		{ resource: 'contact', operation: 'get', id: '={{ $json.id }}' },
+		{ items: itemsOf(ids) },
+	);
 	expect(idCounts(await requests(sandbox))).toEqual([2]);
 	expect(items.map((item) => item.json.id)).toEqual(ids);
 });
 
 test('a missing record is an item-level "not found" naming the resource and ID', async () => {
 	const ids = [contactIds[0], UNKNOWN, contactIds[1]];
-	const result = await run(sandbox, { resource: 'contact', operation: 'get', id: '={{ $json.id }}' }, { items: itemsOf(ids) });
+	const result = await run(
+		sandbox,
+		{ resource: 'contact', operation: 'get', id: '={{ $json.id }}' },
+		{ items: itemsOf(ids) },
+	);
 	expect(result.error?.message).toBe(`Contact ${UNKNOWN} not found`);
 	expect(result.error?.description).toContain('No contact with this ID');
 	expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
@@ -109,12 +123,20 @@ describe('inspections', () => {
 		const { items } = await run(sandbox, { resource: 'inspection', operation: 'get', id });
 		expect(items[0].json).toMatchObject({ id, status: 'canceled' });
 		expect(items[0].json.address).toBeUndefined();
-		const raw = await run(sandbox, { resource: 'inspection', operation: 'get', id, simplify: false });
+		const raw = await run(sandbox, {
+			resource: 'inspection',
+			operation: 'get',
+			id,
+			simplify: false,
+		});
 		expect(raw.items[0].json.address).toBeDefined();
 	});
 
 	test('a deleted inspection needs Include Deleted', async () => {
-		const page = await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', { limit: '1', sort: '-created_at' });
+		const page = await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', {
+			limit: '1',
+			sort: '-created_at',
+		});
 		const id = String(page.data[0].id);
 		await sandbox.control.deleteInspection(id);
 		await sandbox.control.clearRequests();

@@ -26,11 +26,14 @@ beforeAll(async () => {
 });
 
 /** Attachments are unique within their inspection only; contact stats are keyed by contact. */
-const recordKey = (record: IDataObject) => `${String(record.inspection_id ?? record.contact_id ?? '')}/${String(record.id ?? '')}`;
+const recordKey = (record: IDataObject) =>
+	`${String(record.inspection_id ?? record.contact_id ?? '')}/${String(record.id ?? '')}`;
 
 const endpointOf = (resource: string, operation: string) => resources[resource][operation].endpoint;
 const pathParamsOf = (resource: string, operation: string): INodeParameters =>
-	ENDPOINTS[endpointOf(resource, operation)].pathParams.length ? { inspection_id: inspectionWithAttachments } : {};
+	ENDPOINTS[endpointOf(resource, operation)].pathParams.length
+		? { inspection_id: inspectionWithAttachments }
+		: {};
 const pathOf = (resource: string, operation: string) =>
 	endpointPath(endpointOf(resource, operation), { inspection_id: inspectionWithAttachments });
 
@@ -67,30 +70,41 @@ const filterCases = getManyOperations.flatMap(({ resource, operation }) =>
 );
 
 describe('filters', () => {
-	test.each(filterCases)('$resource / $operation: filter $param.name reaches the server as named', async ({ resource, operation, param }) => {
-		const field = operationFields(resource, operation).find((f) => f.wireName === param.name);
-		expect(field?.parameter).toBe(`filters.${param.name}`);
-		const locator = resources[resource][operation].description.some((p) =>
-			(p.options ?? []).some((o) => 'name' in o && o.name === param.name && 'type' in o && o.type === 'resourceLocator'),
-		);
-		const { value, wire } = sample(param, locator);
-		const { error } = await run(sandbox, {
-			resource,
-			operation,
-			...pathParamsOf(resource, operation),
-			limit: 1,
-			filters: { [param.name]: value },
-		} as INodeParameters);
-		expect(error).toBeUndefined();
-		const log = await requests(sandbox);
-		expect(log).toHaveLength(1);
-		expect(log[0].path).toBe(pathOf(resource, operation));
-		expect(log[0].query[param.name]).toEqual(wire);
-		expect(log[0].status).toBe(200);
-	});
+	test.each(filterCases)(
+		'$resource / $operation: filter $param.name reaches the server as named',
+		async ({ resource, operation, param }) => {
+			const field = operationFields(resource, operation).find((f) => f.wireName === param.name);
+			expect(field?.parameter).toBe(`filters.${param.name}`);
+			const locator = resources[resource][operation].description.some((p) =>
+				(p.options ?? []).some(
+					(o) =>
+						'name' in o && o.name === param.name && 'type' in o && o.type === 'resourceLocator',
+				),
+			);
+			const { value, wire } = sample(param, locator);
+			const { error } = await run(sandbox, {
+				resource,
+				operation,
+				...pathParamsOf(resource, operation),
+				limit: 1,
+				filters: { [param.name]: value },
+			} as INodeParameters);
+			expect(error).toBeUndefined();
+			const log = await requests(sandbox);
+			expect(log).toHaveLength(1);
+			expect(log[0].path).toBe(pathOf(resource, operation));
+			expect(log[0].query[param.name]).toEqual(wire);
+			expect(log[0].status).toBe(200);
+		},
+	);
 
 	test('a filter left empty is not sent', async () => {
-		await run(sandbox, { resource: 'contact', operation: 'getAll', limit: 1, filters: { search: '', tag: [] } });
+		await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 1,
+			filters: { search: '', tag: [] },
+		});
 		const [entry] = await requests(sandbox);
 		expect(Object.keys(entry.query)).toEqual(['limit']);
 	});
@@ -108,44 +122,65 @@ describe('filters', () => {
 });
 
 const sortCases = getManyOperations.flatMap(({ resource, operation }) =>
-	((ENDPOINTS[endpointOf(resource, operation)] as Endpoint).list?.sortFields ?? []).flatMap((field) => [
-		{ resource, operation, field, direction: 'asc', wire: field },
-		{ resource, operation, field, direction: 'desc', wire: `-${field}` },
-	]),
+	((ENDPOINTS[endpointOf(resource, operation)] as Endpoint).list?.sortFields ?? []).flatMap(
+		(field) => [
+			{ resource, operation, field, direction: 'asc', wire: field },
+			{ resource, operation, field, direction: 'desc', wire: `-${field}` },
+		],
+	),
 );
 
-test.each(sortCases)('$resource / $operation: sort $field $direction → sort=$wire', async ({ resource, operation, field, direction, wire }) => {
-	const { error } = await run(sandbox, { resource, operation, limit: 1, sort: field, sortDirection: direction });
-	expect(error).toBeUndefined();
-	const [entry] = await requests(sandbox);
-	expect(entry.query.sort).toBe(wire);
-});
+test.each(sortCases)(
+	'$resource / $operation: sort $field $direction → sort=$wire',
+	async ({ resource, operation, field, direction, wire }) => {
+		const { error } = await run(sandbox, {
+			resource,
+			operation,
+			limit: 1,
+			sort: field,
+			sortDirection: direction,
+		});
+		expect(error).toBeUndefined();
+		const [entry] = await requests(sandbox);
+		expect(entry.query.sort).toBe(wire);
+	},
+);
 
 test('the default sort sends no sort parameter', async () => {
-	await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 1, sortDirection: 'desc' });
+	await run(sandbox, {
+		resource: 'inspection',
+		operation: 'getAll',
+		limit: 1,
+		sortDirection: 'desc',
+	});
 	const [entry] = await requests(sandbox);
 	expect(entry.query.sort).toBeUndefined();
 });
 
 describe('Return All and Limit', () => {
-	test.each(getManyOperations)('$resource / $operation: Return All makes exactly one request per server page, limit=200', async ({ resource, operation }) => {
-		const expected = await allPages(sandbox, pathOf(resource, operation));
-		await sandbox.control.clearRequests();
-		const { items, error } = await run(sandbox, {
-			resource,
-			operation,
-			...pathParamsOf(resource, operation),
-			returnAll: true,
-			simplify: false,
-		} as INodeParameters);
-		expect(error).toBeUndefined();
-		const log = await requests(sandbox);
-		expect(log).toHaveLength(expected.pages);
-		expect(log.every((entry) => entry.query.limit === '200')).toBe(true);
-		// Signed links differ per read, so records are compared by identity, in order.
-		expect(items.map((item) => recordKey(item.json))).toEqual(expected.records.map(recordKey));
-		expect(items.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
-	});
+	test.each(getManyOperations)(
+		'$resource / $operation: Return All makes exactly one request per server page, limit=200',
+		async ({ resource, operation }) => {
+			const expected = await allPages(sandbox, pathOf(resource, operation));
+			await sandbox.control.clearRequests();
+			const { items, error } = await run(sandbox, {
+				resource,
+				operation,
+				...pathParamsOf(resource, operation),
+				returnAll: true,
+				simplify: false,
+			} as INodeParameters);
+			expect(error).toBeUndefined();
+			const log = await requests(sandbox);
+			expect(log).toHaveLength(expected.pages);
+			expect(log.every((entry) => entry.query.limit === '200')).toBe(true);
+			// Signed links differ per read, so records are compared by identity, in order.
+			expect(items.map((item) => recordKey(item.json))).toEqual(expected.records.map(recordKey));
+			expect(
+				items.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 })),
+			).toBe(true);
+		},
+	);
 
 	test('short pages do not end the walk: still one request per server page', async () => {
 		await sandbox.control.settings({ short_pages: 'always' });
@@ -153,7 +188,11 @@ describe('Return All and Limit', () => {
 			const expected = await allPages(sandbox, '/v1/contacts');
 			expect(expected.pages).toBeGreaterThan(Math.ceil(expected.records.length / 200));
 			await sandbox.control.clearRequests();
-			const { items } = await run(sandbox, { resource: 'contact', operation: 'getAll', returnAll: true });
+			const { items } = await run(sandbox, {
+				resource: 'contact',
+				operation: 'getAll',
+				returnAll: true,
+			});
 			expect(await requests(sandbox)).toHaveLength(expected.pages);
 			expect(items).toHaveLength(expected.records.length);
 		} finally {
@@ -198,7 +237,9 @@ describe('Return All and Limit', () => {
 describe('more IDs than one request may carry', () => {
 	let contactIds: string[];
 	beforeAll(async () => {
-		contactIds = (await allPages(sandbox, '/v1/contacts')).records.slice(0, 450).map((c) => String(c.id));
+		contactIds = (await allPages(sandbox, '/v1/contacts')).records
+			.slice(0, 450)
+			.map((c) => String(c.id));
 	});
 
 	const idCounts = (log: Array<{ query: Record<string, string | string[]> }>, param: string) =>
@@ -243,8 +284,18 @@ describe('more IDs than one request may carry', () => {
 
 describe('Simplify (inspections)', () => {
 	test('returns the key fields flat, derived from the full record', async () => {
-		const raw = await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 20, simplify: false });
-		const simple = await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 20, simplify: true });
+		const raw = await run(sandbox, {
+			resource: 'inspection',
+			operation: 'getAll',
+			limit: 20,
+			simplify: false,
+		});
+		const simple = await run(sandbox, {
+			resource: 'inspection',
+			operation: 'getAll',
+			limit: 20,
+			simplify: true,
+		});
 		expect(simple.items).toHaveLength(20);
 		simple.items.forEach(({ json }, index) => {
 			const full = raw.items[index].json as IDataObject & {
@@ -257,7 +308,9 @@ describe('Simplify (inspections)', () => {
 			};
 			expect(Object.keys(json)).toEqual([...SIMPLIFIED_INSPECTION_FIELDS]);
 			const clients = full.contacts.filter((c) => c.role === 'Customer');
-			const agents = full.contacts.filter((c) => c.role === 'Buyer Agent' || c.role === 'Listing Agent');
+			const agents = full.contacts.filter(
+				(c) => c.role === 'Buyer Agent' || c.role === 'Listing Agent',
+			);
 			const names = (people: IDataObject[]) =>
 				people.map((p) => [p.first_name, p.last_name].filter(Boolean).join(' ')).join(', ') || null;
 			expect(json).toEqual({
@@ -271,10 +324,22 @@ describe('Simplify (inspections)', () => {
 				state: full.address.state,
 				zip: full.address.zip,
 				client_name: names(clients),
-				client_email: clients.map((c) => c.email).filter(Boolean).join(', ') || null,
+				client_email:
+					clients
+						.map((c) => c.email)
+						.filter(Boolean)
+						.join(', ') || null,
 				agent_names: names(agents),
-				inspector_names: full.inspectors.map((i) => i.name).filter(Boolean).join(', ') || null,
-				services: full.services.map((s) => s.name).filter(Boolean).join(', ') || null,
+				inspector_names:
+					full.inspectors
+						.map((i) => i.name)
+						.filter(Boolean)
+						.join(', ') || null,
+				services:
+					full.services
+						.map((s) => s.name)
+						.filter(Boolean)
+						.join(', ') || null,
 				quote: full.price.quote,
 				amount_paid: full.price.amount_paid,
 				amount_due: full.price.amount_due,

@@ -23,7 +23,11 @@ const sandbox = withSandbox();
  * The harness has no listSearch runner; this mirrors its runLoadOptions with
  * the same runtime pieces, calling `methods.listSearch[name]` instead.
  */
-async function runListSearch(method: string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+async function runListSearch(
+	method: string,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const core = await bootN8nCore();
 	const credentials = sandbox.credentials();
 	const type = typeName(node);
@@ -41,7 +45,12 @@ async function runListSearch(method: string, filter?: string, paginationToken?: 
 	const search = nodeType.methods?.listSearch?.[method];
 	if (!search) throw new Error(`No listSearch method ${method}`);
 	const workflowNode = workflow.getNode('Node') as INode;
-	const context = new core.LoadOptionsContext(workflow, workflowNode, additionalData(credentialData(credentials)), '');
+	const context = new core.LoadOptionsContext(
+		workflow,
+		workflowNode,
+		additionalData(credentialData(credentials)),
+		'',
+	);
 	const result = await search.call(context, filter, paginationToken);
 	expect(JSON.stringify(result)).not.toContain(KEY);
 	return result;
@@ -64,7 +73,11 @@ test('getTags lists every tag by name, sorted, with its contact count', async ()
 	const options = await loadOptions('getTags');
 	const expected = [...tags].sort((a, b) => String(a.name).localeCompare(String(b.name)));
 	expect(options).toEqual(
-		expected.map((tag) => ({ name: tag.name, value: tag.name, description: `${String(tag.contact_count)} contacts` })),
+		expected.map((tag) => ({
+			name: tag.name,
+			value: tag.name,
+			description: `${String(tag.contact_count)} contacts`,
+		})),
 	);
 	expect((await requests(sandbox)).every((entry) => entry.query.limit === '200')).toBe(true);
 });
@@ -85,7 +98,9 @@ describe('searchAgencies', () => {
 	test('lists agencies by name with their IDs, one API page per call', async () => {
 		await sandbox.control.clearRequests();
 		const result = await runListSearch('searchAgencies');
-		expect(result.results).toEqual(agencies.slice(0, 200).map((a) => ({ name: a.name, value: a.id })));
+		expect(result.results).toEqual(
+			agencies.slice(0, 200).map((a) => ({ name: a.name, value: a.id })),
+		);
 		const log = await requests(sandbox);
 		expect(log).toHaveLength(1);
 		expect(log[0].query.limit).toBe('200');
@@ -96,7 +111,9 @@ describe('searchAgencies', () => {
 		const needle = name.slice(1, 5).toUpperCase();
 		const result = await runListSearch('searchAgencies', needle);
 		expect(result.results.length).toBeGreaterThan(0);
-		expect(result.results.every((r) => r.name.toLowerCase().includes(needle.toLowerCase()))).toBe(true);
+		expect(result.results.every((r) => r.name.toLowerCase().includes(needle.toLowerCase()))).toBe(
+			true,
+		);
 		expect(result.results.map((r) => r.value)).toContain(agencies[3].id);
 	});
 });

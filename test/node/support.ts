@@ -45,16 +45,25 @@ export async function run(
 }
 
 /** A fixture read straight from the API (not through the node); clears nothing. */
-export async function api<T = IDataObject>(sandbox: SandboxHandle, path: string, query: Record<string, string> = {}) {
+export async function api<T = IDataObject>(
+	sandbox: SandboxHandle,
+	path: string,
+	query: Record<string, string> = {},
+) {
 	const url = new URL(sandbox.baseUrl + path);
 	for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
 	const response = await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } });
-	if (!response.ok) throw new Error(`Fixture ${path} answered ${response.status}: ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`Fixture ${path} answered ${response.status}: ${await response.text()}`);
 	return (await response.json()) as T;
 }
 
 /** Every record of a list, and how many pages of 200 the server serves for it. */
-export async function allPages(sandbox: SandboxHandle, path: string, query: Record<string, string> = {}) {
+export async function allPages(
+	sandbox: SandboxHandle,
+	path: string,
+	query: Record<string, string> = {},
+) {
 	const records: IDataObject[] = [];
 	let pages = 0;
 	let cursor: string | null = null;
@@ -72,7 +81,10 @@ export async function allPages(sandbox: SandboxHandle, path: string, query: Reco
 }
 
 /** The request log of /v1 and /files requests since the test began. */
-export async function requests(sandbox: SandboxHandle, filter: { method?: string; pathPrefix?: string } = {}) {
+export async function requests(
+	sandbox: SandboxHandle,
+	filter: { method?: string; pathPrefix?: string } = {},
+) {
 	return (await sandbox.control.requests(filter)).data;
 }
 

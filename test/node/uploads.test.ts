@@ -14,25 +14,37 @@ import { allPages, api, errorText, requests, run } from './support';
 
 const sandbox = withSandbox({}, { reset: true });
 
-const withFile = (data: Buffer, fileName: string, mimeType: string, property = 'data'): TestItem[] => [
-	{ json: {}, binary: { [property]: { data, fileName, mimeType } } },
-];
+const withFile = (
+	data: Buffer,
+	fileName: string,
+	mimeType: string,
+	property = 'data',
+): TestItem[] => [{ json: {}, binary: { [property]: { data, fileName, mimeType } } }];
 /** Bytes that start like a JPEG, `size` long. */
-const jpegOfSize = (size: number) => Buffer.concat([SAMPLE_FILES.jpg, Buffer.alloc(size - SAMPLE_FILES.jpg.length)]);
+const jpegOfSize = (size: number) =>
+	Buffer.concat([SAMPLE_FILES.jpg, Buffer.alloc(size - SAMPLE_FILES.jpg.length)]);
 
 let contactId: string;
 let confirmedId: string;
 let unconfirmed: IDataObject;
 beforeAll(async () => {
-	contactId = String((await api<{ data: IDataObject[] }>(sandbox, '/v1/contacts', { limit: '1' })).data[0].id);
+	contactId = String(
+		(await api<{ data: IDataObject[] }>(sandbox, '/v1/contacts', { limit: '1' })).data[0].id,
+	);
 	const inspections = (await allPages(sandbox, '/v1/inspections')).records;
 	confirmedId = String(inspections.find((i) => i.status === 'confirmed')?.id);
-	unconfirmed = inspections.find((i) => i.status !== 'confirmed' && i.status !== 'canceled') as IDataObject;
+	unconfirmed = inspections.find(
+		(i) => i.status !== 'confirmed' && i.status !== 'canceled',
+	) as IDataObject;
 });
 
 describe('contact photo', () => {
 	const upload = (items: TestItem[], extra: IDataObject = {}) =>
-		run(sandbox, { resource: 'contact', operation: 'uploadPhoto', contact_id: contactId, ...extra }, { items });
+		run(
+			sandbox,
+			{ resource: 'contact', operation: 'uploadPhoto', contact_id: contactId, ...extra },
+			{ items },
+		);
 
 	test('a jpg from the binary property is sent as multipart `file`, with its name and type', async () => {
 		const { items, error } = await upload(withFile(SAMPLE_FILES.jpg, 'portrait.jpg', 'image/jpeg'));
@@ -41,42 +53,72 @@ describe('contact photo', () => {
 		expect(items[0].json.photo_url).toEqual(expect.stringContaining('/files/'));
 		const [entry] = await requests(sandbox, { method: 'POST' });
 		expect(entry.form?.files).toEqual([
-			{ field: 'file', filename: 'portrait.jpg', contentType: 'image/jpeg', size: SAMPLE_FILES.jpg.length },
+			{
+				field: 'file',
+				filename: 'portrait.jpg',
+				contentType: 'image/jpeg',
+				size: SAMPLE_FILES.jpg.length,
+			},
 		]);
 	});
 
 	test('the binary property name is configurable', async () => {
-		const { items } = await upload(withFile(SAMPLE_FILES.png, 'p.png', 'image/png', 'photo'), { binaryPropertyName: 'photo' });
+		const { items } = await upload(withFile(SAMPLE_FILES.png, 'p.png', 'image/png', 'photo'), {
+			binaryPropertyName: 'photo',
+		});
 		expect(items[0].json.photo_url).toBeTruthy();
 	});
 
 	test.each([
 		['another type', SAMPLE_FILES.txt, 'notes.txt', 'text/plain', /photo must be one of/],
-		['a type that does not match the extension', SAMPLE_FILES.jpg, 'portrait.jpg', 'image/png', /does not match/],
-		['a file over 10 MB', jpegOfSize(LIMITS.photoMaxBytes + 1), 'big.jpg', 'image/jpeg', /at most 10 MB/],
-	])('%s is refused locally, naming the file field, with no request', async (_case, data, fileName, mimeType, reason) => {
-		const result = await upload(withFile(data, fileName, mimeType));
-		expect(result.error?.message).toContain('"file"');
-		expect(result.error?.message).toMatch(reason);
-		expect(await requests(sandbox)).toHaveLength(0);
-	});
+		[
+			'a type that does not match the extension',
+			SAMPLE_FILES.jpg,
+			'portrait.jpg',
+			'image/png',
+			/does not match/,
+		],
+		[
+			'a file over 10 MB',
+			jpegOfSize(LIMITS.photoMaxBytes + 1),
+			'big.jpg',
+			'image/jpeg',
+			/at most 10 MB/,
+		],
+	])(
+		'%s is refused locally, naming the file field, with no request',
+		async (_case, data, fileName, mimeType, reason) => {
+			const result = await upload(withFile(data, fileName, mimeType));
+			expect(result.error?.message).toContain('"file"');
+			expect(result.error?.message).toMatch(reason);
+			expect(await requests(sandbox)).toHaveLength(0);
+		},
+	);
 
 	test('the refusal is item-level: with continue-on-fail the next item is still uploaded', async () => {
 		const { items } = await run(
 			sandbox,
 			{ resource: 'contact', operation: 'uploadPhoto', contact_id: contactId },
 			{
-				items: [...withFile(SAMPLE_FILES.txt, 'notes.txt', 'text/plain'), ...withFile(SAMPLE_FILES.webp, 'p.webp', 'image/webp')],
+				items: [
+					...withFile(SAMPLE_FILES.txt, 'notes.txt', 'text/plain'),
+					...withFile(SAMPLE_FILES.webp, 'p.webp', 'image/webp'),
+				],
 				continueOnFail: true,
 			},
 		);
-		expect(items[0]).toMatchObject({ json: { error: expect.stringContaining('"file"') }, pairedItem: { item: 0 } });
+		expect(items[0]).toMatchObject({
+			json: { error: expect.stringContaining('"file"') },
+			pairedItem: { item: 0 },
+		});
 		expect(items[1]).toMatchObject({ json: { id: contactId }, pairedItem: { item: 1 } });
 		expect(await requests(sandbox, { method: 'POST' })).toHaveLength(1);
 	});
 
-	test('a .jpg that is no image is the server\'s 400, shown', async () => {
-		const result = await upload(withFile(Buffer.from('not really a picture'), 'fake.jpg', 'image/jpeg'));
+	test("a .jpg that is no image is the server's 400, shown", async () => {
+		const result = await upload(
+			withFile(Buffer.from('not really a picture'), 'fake.jpg', 'image/jpeg'),
+		);
 		expect(result.error?.message).toContain('400');
 		expect(await requests(sandbox)).toHaveLength(1);
 	});
@@ -89,9 +131,17 @@ describe('contact photo', () => {
 
 	test('Delete Photo clears photo_url, and deleting again is fine', async () => {
 		await upload(withFile(SAMPLE_FILES.gif, 'p.gif', 'image/gif'));
-		const first = await run(sandbox, { resource: 'contact', operation: 'deletePhoto', contact_id: contactId });
+		const first = await run(sandbox, {
+			resource: 'contact',
+			operation: 'deletePhoto',
+			contact_id: contactId,
+		});
 		expect(first.items[0].json).toMatchObject({ id: contactId, photo_url: null });
-		const again = await run(sandbox, { resource: 'contact', operation: 'deletePhoto', contact_id: contactId });
+		const again = await run(sandbox, {
+			resource: 'contact',
+			operation: 'deletePhoto',
+			contact_id: contactId,
+		});
 		expect(again.error).toBeUndefined();
 		expect(again.items[0].json.photo_url).toBeNull();
 	});
@@ -103,24 +153,44 @@ describe('attachments', () => {
 
 	test('a report with a file on a confirmed inspection', async () => {
 		const { items, error } = await upload(
-			{ inspection_id: confirmedId, kind: 'report', name: 'Radon Report', description: 'See https://example.com/radon' },
+			{
+				inspection_id: confirmedId,
+				kind: 'report',
+				name: 'Radon Report',
+				description: 'See https://example.com/radon',
+			},
 			withFile(SAMPLE_FILES.pdf, 'radon.pdf', 'application/pdf'),
 		);
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ inspection_id: confirmedId, kind: 'report', name: 'Radon Report', visible_to_client: true });
+		expect(items[0].json).toMatchObject({
+			inspection_id: confirmedId,
+			kind: 'report',
+			name: 'Radon Report',
+			visible_to_client: true,
+		});
 		const [entry] = await requests(sandbox, { method: 'POST' });
-		expect(entry.form?.fields).toEqual({ kind: 'report', name: 'Radon Report', description: 'See https://example.com/radon' });
+		expect(entry.form?.fields).toEqual({
+			kind: 'report',
+			name: 'Radon Report',
+			description: 'See https://example.com/radon',
+		});
 		expect(entry.form?.files.map((f) => f.filename)).toEqual(['radon.pdf']);
 	});
 
 	test('a report without a file (Send File off) is only its name and description', async () => {
-		const { items } = await upload({ inspection_id: confirmedId, kind: 'report', name: 'Link only', description: 'https://example.com/r', sendFile: false });
+		const { items } = await upload({
+			inspection_id: confirmedId,
+			kind: 'report',
+			name: 'Link only',
+			description: 'https://example.com/r',
+			sendFile: false,
+		});
 		expect(items[0].json).toMatchObject({ kind: 'report', name: 'Link only', url: null });
 		const [entry] = await requests(sandbox, { method: 'POST' });
 		expect(entry.form?.files).toEqual([]);
 	});
 
-	test('a report on an inspection that is not confirmed is the server\'s 400, shown clearly', async () => {
+	test("a report on an inspection that is not confirmed is the server's 400, shown clearly", async () => {
 		const result = await upload(
 			{ inspection_id: String(unconfirmed.id), kind: 'report', name: 'Too early' },
 			withFile(SAMPLE_FILES.pdf, 'early.pdf', 'application/pdf'),
@@ -131,7 +201,12 @@ describe('attachments', () => {
 	});
 
 	test('a report needs a name, checked before sending', async () => {
-		const result = await upload({ inspection_id: confirmedId, kind: 'report', name: '', sendFile: false });
+		const result = await upload({
+			inspection_id: confirmedId,
+			kind: 'report',
+			name: '',
+			sendFile: false,
+		});
 		expect(result.error?.message).toContain('"name"');
 		expect(await requests(sandbox)).toHaveLength(0);
 	});
@@ -147,19 +222,49 @@ describe('attachments', () => {
 	});
 
 	test('a document is visible to the client by default', async () => {
-		const { items } = await upload({ inspection_id: confirmedId, kind: 'document' }, withFile(SAMPLE_FILES.csv, 'items.csv', 'text/csv'));
+		const { items } = await upload(
+			{ inspection_id: confirmedId, kind: 'document' },
+			withFile(SAMPLE_FILES.csv, 'items.csv', 'text/csv'),
+		);
 		expect(items[0].json).toMatchObject({ kind: 'document', visible_to_client: true });
 	});
 
 	test.each([
-		['a report of a type only documents take', 'report', SAMPLE_FILES.txt, 'notes.txt', 'text/plain', /report must be one of/],
-		['a document over 10 MB', 'document', Buffer.alloc(LIMITS.documentMaxBytes + 1), 'big.pdf', 'application/pdf', /at most 10 MB/],
-		['a report over 25 MB', 'report', Buffer.alloc(LIMITS.reportMaxBytes + 1), 'big.pdf', 'application/pdf', /at most 25 MB/],
-	])('%s is refused locally with no request', async (_case, kind, data, fileName, mimeType, reason) => {
-		const result = await upload({ inspection_id: confirmedId, kind, name: 'X' }, withFile(data, fileName, mimeType));
-		expect(result.error?.message).toMatch(reason);
-		expect(await requests(sandbox)).toHaveLength(0);
-	});
+		[
+			'a report of a type only documents take',
+			'report',
+			SAMPLE_FILES.txt,
+			'notes.txt',
+			'text/plain',
+			/report must be one of/,
+		],
+		[
+			'a document over 10 MB',
+			'document',
+			Buffer.alloc(LIMITS.documentMaxBytes + 1),
+			'big.pdf',
+			'application/pdf',
+			/at most 10 MB/,
+		],
+		[
+			'a report over 25 MB',
+			'report',
+			Buffer.alloc(LIMITS.reportMaxBytes + 1),
+			'big.pdf',
+			'application/pdf',
+			/at most 25 MB/,
+		],
+	])(
+		'%s is refused locally with no request',
+		async (_case, kind, data, fileName, mimeType, reason) => {
+			const result = await upload(
+				{ inspection_id: confirmedId, kind, name: 'X' },
+				withFile(data, fileName, mimeType),
+			);
+			expect(result.error?.message).toMatch(reason);
+			expect(await requests(sandbox)).toHaveLength(0);
+		},
+	);
 
 	test('a document without a binary is an item error', async () => {
 		const result = await upload({ inspection_id: confirmedId, kind: 'document' }, [{ json: {} }]);

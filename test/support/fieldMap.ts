@@ -65,7 +65,12 @@ export function operationFields(resource: string, operation: string): OperationF
 				continue;
 			}
 			const wireName = wireNameOf(op, property.name);
-			if (wireName) fields.push({ wireName, parameter: prefix + property.name, displayName: property.displayName });
+			if (wireName)
+				fields.push({
+					wireName,
+					parameter: prefix + property.name,
+					displayName: property.displayName,
+				});
 		}
 	};
 	visit(op.description, '');

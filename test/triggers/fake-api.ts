@@ -17,7 +17,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
-import type { ListPage, ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/core/poll';
+import type {
+	ListPage,
+	ListRequest,
+	ListSource,
+} from '../../nodes/InspectionBusinessTrigger/core/poll';
 
 export interface Version {
 	u: number;
@@ -102,7 +106,10 @@ export class FakeApi implements ListSource {
 		this.records.set(`${resource}:${key}`, record);
 		const last = record.versions.at(-1);
 		const commitAt = Math.max(this.serverNow + Math.min(lagMs, this.maxLagMs), last?.commitAt ?? 0);
-		const data = { ...patch(last?.data ?? null, iso(this.serverNow)), updated_at: iso(this.serverNow) };
+		const data = {
+			...patch(last?.data ?? null, iso(this.serverNow)),
+			updated_at: iso(this.serverNow),
+		};
 		record.versions.push({ u: this.serverNow, commitAt, data });
 	}
 
@@ -121,7 +128,8 @@ export class FakeApi implements ListSource {
 			if (record.resource !== resource) continue;
 			const version = this.visibleVersion(record);
 			if (!version) continue;
-			if (resource === 'attachments' && this.inspectionDeleted(String(version.data.inspection_id))) continue;
+			if (resource === 'attachments' && this.inspectionDeleted(String(version.data.inspection_id)))
+				continue;
 			out.push(version);
 		}
 		return out;
@@ -159,8 +167,12 @@ export class FakeApi implements ListSource {
 	private page(resource: Resource, query: IDataObject, cursor: string | null): ListPage {
 		const since = typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : null;
 		const sort = typeof query.sort === 'string' ? query.sort : '';
-		if (resource === 'attachments' && sort !== '') throw new Error('the attachments list takes no sort');
-		if (resource === 'inspections' && (query.include_deleted !== true || query.include_canceled !== true)) {
+		if (resource === 'attachments' && sort !== '')
+			throw new Error('the attachments list takes no sort');
+		if (
+			resource === 'inspections' &&
+			(query.include_deleted !== true || query.include_canceled !== true)
+		) {
 			throw new Error('the trigger must ask for deleted and canceled inspections');
 		}
 		const keyOf = (v: Version): SortKey => {

@@ -9,7 +9,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeTime, POLL_EVENTS, type PollEvent, recordKey, type Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
+import {
+	changeTime,
+	POLL_EVENTS,
+	type PollEvent,
+	recordKey,
+	type Resource,
+} from '../../nodes/InspectionBusinessTrigger/core/events';
 import { runPoll, type TriggerItem } from '../../nodes/InspectionBusinessTrigger/core/poll';
 import { decodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
 import { FakeApi, type Version } from './fake-api';
@@ -21,7 +27,11 @@ export const MAX_LAG_MS = 3 * MINUTE; // below the overlap, with room for the po
 const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
 
 const resourceOfEvent = (event: string): Resource =>
-	event.startsWith('contact.') ? 'contacts' : event.startsWith('inspection.') ? 'inspections' : 'attachments';
+	event.startsWith('contact.')
+		? 'contacts'
+		: event.startsWith('inspection.')
+			? 'inspections'
+			: 'attachments';
 
 /** Attachments are reported once per (inspection_id, id); the others once per version. */
 const versionKey = (resource: Resource, key: string, u: number) =>
@@ -52,14 +62,17 @@ class Checker {
 			if (key === null) throw new Error('item without a key');
 			const u = changeTime(item.record);
 			const stored = this.api.records.get(`${resource}:${key}`);
-			if (!stored?.versions.some((v) => v.u === u)) throw new Error(`emitted a version that never existed: ${key}@${u}`);
+			if (!stored?.versions.some((v) => v.u === u))
+				throw new Error(`emitted a version that never existed: ${key}@${u}`);
 			if (!item.events.includes(item.event)) throw new Error('event is not among events');
 			if (item.events.includes('inspection.confirmed') && item.record.status !== 'confirmed') {
 				throw new Error('confirmed without status confirmed');
 			}
-			if (item.events.includes('inspection.deleted') && item.record.deleted !== true) throw new Error('deleted without deleted');
+			if (item.events.includes('inspection.deleted') && item.record.deleted !== true)
+				throw new Error('deleted without deleted');
 			const previous = item.previous as IDataObject | null;
-			if (previous !== null && Date.parse(String(previous.updated_at)) >= u) throw new Error('previous is not older');
+			if (previous !== null && Date.parse(String(previous.updated_at)) >= u)
+				throw new Error('previous is not older');
 			const id = versionKey(resource, key, u);
 			const count = (this.emitted.get(id) ?? 0) + 1;
 			if (count > 1) throw new Error(`emitted twice: ${id} (${item.event})`);
@@ -84,7 +97,10 @@ class Checker {
 		const ids = new Map<string, string>();
 		for (const resource of ['contacts', 'inspections', 'attachments'] as const) {
 			for (const v of this.api.listed(resource)) {
-				ids.set(`${resource}|${String(recordKey(resource, v.data))}|${v.u}`, this.idOf(resource, v));
+				ids.set(
+					`${resource}|${String(recordKey(resource, v.data))}|${v.u}`,
+					this.idOf(resource, v),
+				);
 			}
 		}
 		return ids;
@@ -96,7 +112,8 @@ class Checker {
 
 	assertEmitted(ids: Iterable<string>, when: string): void {
 		for (const id of ids) {
-			if (!this.exempt.has(id) && !this.emitted.has(id)) throw new Error(`${when}: never emitted ${id}`);
+			if (!this.exempt.has(id) && !this.emitted.has(id))
+				throw new Error(`${when}: never emitted ${id}`);
 		}
 	}
 }
@@ -112,7 +129,13 @@ function modesAtStart(stored: IDataObject, emitExisting: boolean): Set<Resource>
 	return baseline;
 }
 
-async function poll(api: FakeApi, checker: Checker, stored: IDataObject, history: History, budgetPages: number | null) {
+async function poll(
+	api: FakeApi,
+	checker: Checker,
+	stored: IDataObject,
+	history: History,
+	budgetPages: number | null,
+) {
 	const baseline = modesAtStart(stored, history.emitExisting);
 	const result = await runPoll(stored, api, {
 		events: ALL_EVENTS,
@@ -139,12 +162,14 @@ export async function runHistory(history: History): Promise<Totals> {
 		else if (step.step === 'restart') {
 			stored = JSON.parse(JSON.stringify(stored)) as IDataObject;
 			checker.restarts++;
-		}
-		else {
+		} else {
 			const before = checker.current();
 			api.beginPoll({
 				failAt: step.failAt ?? undefined,
-				during: step.during.map((op) => ({ after: step.duringAfter, apply: () => applyChange(api, op) })),
+				during: step.during.map((op) => ({
+					after: step.duringAfter,
+					apply: () => applyChange(api, op),
+				})),
 				refuseStoredCursors: step.refuseStoredCursors,
 			});
 			const snapshot = JSON.stringify(stored);
@@ -159,7 +184,9 @@ export async function runHistory(history: History): Promise<Totals> {
 			stored = JSON.parse(JSON.stringify(result.state)) as IDataObject;
 			if (result.complete) {
 				const after = checker.current();
-				const unchanged = [...before].filter(([version]) => after.has(version)).map(([, emission]) => emission);
+				const unchanged = [...before]
+					.filter(([version]) => after.has(version))
+					.map(([, emission]) => emission);
 				checker.assertEmitted(unchanged, 'after a complete poll');
 			}
 		}
@@ -182,6 +209,10 @@ export async function runHistory(history: History): Promise<Totals> {
 	}
 	if (completeInARow < 2) throw new Error('the polls never finished their walks');
 	checker.assertEmitted(checker.current().values(), 'after settling');
-	return { polls: checker.polls, cutShort: checker.cutShort, restarts: checker.restarts, ...api.stats };
+	return {
+		polls: checker.polls,
+		cutShort: checker.cutShort,
+		restarts: checker.restarts,
+		...api.stats,
+	};
 }
-

@@ -10,7 +10,14 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
 import { type FakeApi, uuid } from './fake-api';
 
-export const INSPECTION_ACTIONS = ['confirm', 'reschedule', 'cancel', 'publish', 'delete', 'touch'] as const;
+export const INSPECTION_ACTIONS = [
+	'confirm',
+	'reschedule',
+	'cancel',
+	'publish',
+	'delete',
+	'touch',
+] as const;
 
 export interface ChangeOp {
 	kind: 'create' | 'change';
@@ -79,12 +86,19 @@ export function historyArbitrary(maxLagMs: number): fc.Arbitrary<History> {
 	return fc.record({
 		pageSize: fc.integer({ min: 1, max: 3 }),
 		emitExisting: fc.boolean(),
-		initial: fc.array(op.map((change) => ({ ...change, kind: 'create' as const })), { maxLength: 12, size: 'max' }),
+		initial: fc.array(
+			op.map((change) => ({ ...change, kind: 'create' as const })),
+			{ maxLength: 12, size: 'max' },
+		),
 		steps: fc.array(step, { minLength: 8, maxLength: 50, size: 'max' }),
 	});
 }
 
-function inspectionPatch(action: ChangeOp['action'], previous: IDataObject, now: string): IDataObject {
+function inspectionPatch(
+	action: ChangeOp['action'],
+	previous: IDataObject,
+	now: string,
+): IDataObject {
 	switch (action) {
 		case 'confirm':
 			return { ...previous, status: 'confirmed' };
@@ -108,34 +122,55 @@ export function applyChange(api: FakeApi, op: ChangeOp): void {
 	if (op.kind === 'create' || existing.length === 0) {
 		const n = api.nextId();
 		if (op.resource === 'contacts') {
-			api.change('contacts', uuid(n), (_p, now) => ({ id: uuid(n), first_name: `C${n}`, email: `c${n}@x.test`, created_at: now }), op.lagMs);
+			api.change(
+				'contacts',
+				uuid(n),
+				(_p, now) => ({ id: uuid(n), first_name: `C${n}`, email: `c${n}@x.test`, created_at: now }),
+				op.lagMs,
+			);
 		} else if (op.resource === 'inspections') {
-			api.change('inspections', uuid(n), (_p, now) => ({
-				id: uuid(n),
-				status: op.pick % 2 === 0 ? 'waiting' : 'confirmed',
-				scheduled_for: op.pick % 3 === 0 ? null : new Date(Date.parse(now) + 3_600_000).toISOString(),
-				created_at: now,
-				canceled_at: null,
-				reports: { status: 'na' },
-				deleted: false,
-				deleted_at: null,
-			}), op.lagMs);
+			api.change(
+				'inspections',
+				uuid(n),
+				(_p, now) => ({
+					id: uuid(n),
+					status: op.pick % 2 === 0 ? 'waiting' : 'confirmed',
+					scheduled_for:
+						op.pick % 3 === 0 ? null : new Date(Date.parse(now) + 3_600_000).toISOString(),
+					created_at: now,
+					canceled_at: null,
+					reports: { status: 'na' },
+					deleted: false,
+					deleted_at: null,
+				}),
+				op.lagMs,
+			);
 		} else if (inspections.length > 0) {
 			const inspectionId = inspections[op.pick % inspections.length].key;
 			const id = String(n);
-			api.change('attachments', `${inspectionId}/${id}`, (_p, now) => ({
-				id,
-				inspection_id: inspectionId,
-				kind: 'document',
-				created_at: now,
-			}), op.lagMs);
+			api.change(
+				'attachments',
+				`${inspectionId}/${id}`,
+				(_p, now) => ({
+					id,
+					inspection_id: inspectionId,
+					kind: 'document',
+					created_at: now,
+				}),
+				op.lagMs,
+			);
 		}
 		return;
 	}
 	const record = existing[op.pick % existing.length];
-	api.change(op.resource, record.key, (previous, now) => {
-		const base = previous ?? {};
-		if (op.resource === 'inspections') return inspectionPatch(op.action, base, now);
-		return { ...base, name: `changed at ${now}` };
-	}, op.lagMs);
+	api.change(
+		op.resource,
+		record.key,
+		(previous, now) => {
+			const base = previous ?? {};
+			if (op.resource === 'inspections') return inspectionPatch(op.action, base, now);
+			return { ...base, name: `changed at ${now}` };
+		},
+		op.lagMs,
+	);
 }

@@ -15,7 +15,14 @@ const NUM_RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 1000);
 
 test(`every change is emitted at least once and no (id, updated_at) pair twice (${NUM_RUNS} histories)`, async () => {
 	let runs = 0;
-	const totals: Totals = { polls: 0, cutShort: 0, restarts: 0, faults: 0, staleCursors: 0, changesBetweenPages: 0 };
+	const totals: Totals = {
+		polls: 0,
+		cutShort: 0,
+		restarts: 0,
+		faults: 0,
+		staleCursors: 0,
+		changesBetweenPages: 0,
+	};
 	await fc.assert(
 		fc.asyncProperty(historyArbitrary(MAX_LAG_MS), async (history) => {
 			runs++;
@@ -26,8 +33,16 @@ test(`every change is emitted at least once and no (id, updated_at) pair twice (
 	);
 	expect(runs).toBeGreaterThanOrEqual(NUM_RUNS);
 	// The histories must actually exercise what the property is about.
-	for (const name of ['cutShort', 'restarts', 'faults', 'staleCursors', 'changesBetweenPages'] as const) {
+	for (const name of [
+		'cutShort',
+		'restarts',
+		'faults',
+		'staleCursors',
+		'changesBetweenPages',
+	] as const) {
 		expect(totals[name]).toBeGreaterThan(0);
 	}
-	process.stdout.write(`trigger property test: ${runs} random histories, ${JSON.stringify(totals)}\n`);
+	process.stdout.write(
+		`trigger property test: ${runs} random histories, ${JSON.stringify(totals)}\n`,
+	);
 });

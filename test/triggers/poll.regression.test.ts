@@ -5,9 +5,26 @@
 import type { ChangeOp, History } from './history';
 import { runHistory } from './history-runner';
 
-const add = (resource: ChangeOp['resource']): ChangeOp => ({ kind: 'create', resource, pick: 0, action: 'confirm', lagMs: 0 });
-const change = (pick: number): ChangeOp => ({ kind: 'change', resource: 'attachments', pick, action: 'confirm', lagMs: 0 });
-const poll = (budgetPages: number | null, during: ChangeOp[] = [], failAt: number | null = null, duringAfter = 1) => ({
+const add = (resource: ChangeOp['resource']): ChangeOp => ({
+	kind: 'create',
+	resource,
+	pick: 0,
+	action: 'confirm',
+	lagMs: 0,
+});
+const change = (pick: number): ChangeOp => ({
+	kind: 'change',
+	resource: 'attachments',
+	pick,
+	action: 'confirm',
+	lagMs: 0,
+});
+const poll = (
+	budgetPages: number | null,
+	during: ChangeOp[] = [],
+	failAt: number | null = null,
+	duringAfter = 1,
+) => ({
 	step: 'poll' as const,
 	budgetPages,
 	failAt,

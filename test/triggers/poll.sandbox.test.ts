@@ -42,7 +42,11 @@ const newInspection = async (fields: IDataObject = {}) =>
 
 async function requestsByPath() {
 	const log = await sandbox.control.requests({ pathPrefix: '/v1/' });
-	return log.data.map((entry) => ({ method: entry.method, path: entry.path, query: entry.query as IDataObject }));
+	return log.data.map((entry) => ({
+		method: entry.method,
+		path: entry.path,
+		query: entry.query as IDataObject,
+	}));
 }
 
 test('the first poll takes a baseline and emits nothing; an idle poll costs one request per watched resource', async () => {
@@ -62,7 +66,11 @@ test('the first poll takes a baseline and emits nothing; an idle poll costs one 
 		expect(typeof request.query.updated_since).toBe('string');
 	}
 	expect(requests[0].query.sort).toBe('updated_at');
-	expect(requests[1].query).toMatchObject({ sort: 'updated_at', include_deleted: 'true', include_canceled: 'true' });
+	expect(requests[1].query).toMatchObject({
+		sort: 'updated_at',
+		include_deleted: 'true',
+		include_canceled: 'true',
+	});
 	// The newest-first attachment list takes no sort.
 	expect(requests[2].query.sort).toBeUndefined();
 });
@@ -81,7 +89,12 @@ test('inspection changes made in the business tools emit their events with the r
 	const id = String(created.id);
 	let items = await poll(staticData);
 	expect(items).toEqual([
-		{ event: 'inspection.created', events: ['inspection.created'], record: expect.objectContaining({ id }), previous: null },
+		{
+			event: 'inspection.created',
+			events: ['inspection.created'],
+			record: expect.objectContaining({ id }),
+			previous: null,
+		},
 	]);
 
 	await sandbox.control.confirmInspection(id);
@@ -106,16 +119,26 @@ test('inspection changes made in the business tools emit their events with the r
 
 	await sandbox.control.publishReports(id);
 	items = await poll(staticData);
-	expect(items).toMatchObject([{ event: 'inspection.published', record: { id, reports: { status: 'published' } } }]);
+	expect(items).toMatchObject([
+		{ event: 'inspection.published', record: { id, reports: { status: 'published' } } },
+	]);
 	expect(items[0].previous).toMatchObject({ reports_status: 'pending' });
 
 	await sandbox.control.cancelInspection(id);
 	items = await poll(staticData);
-	expect(items).toMatchObject([{ event: 'inspection.canceled', record: { id, status: 'canceled' }, previous: { status: 'confirmed' } }]);
+	expect(items).toMatchObject([
+		{
+			event: 'inspection.canceled',
+			record: { id, status: 'canceled' },
+			previous: { status: 'confirmed' },
+		},
+	]);
 
 	await sandbox.control.deleteInspection(id);
 	items = await poll(staticData);
-	expect(items).toMatchObject([{ event: 'inspection.deleted', record: { id, deleted: true }, previous: { deleted: false } }]);
+	expect(items).toMatchObject([
+		{ event: 'inspection.deleted', record: { id, deleted: true }, previous: { deleted: false } },
+	]);
 	expect((items[0].record as IDataObject).deleted_at).toEqual(expect.any(String));
 
 	// Nothing changed since: the overlap returns the same versions again, and they are not emitted twice.
@@ -124,11 +147,19 @@ test('inspection changes made in the business tools emit their events with the r
 
 test('contact changes emit contact.created and contact.updated', async () => {
 	const staticData = await baseline();
-	const contact = (await sandbox.control.createContact('acme', { first_name: 'Ada', email: 'ada@example.com' })) as IDataObject;
+	const contact = (await sandbox.control.createContact('acme', {
+		first_name: 'Ada',
+		email: 'ada@example.com',
+	})) as IDataObject;
 	const id = String(contact.id);
 	let items = await poll(staticData);
 	expect(items).toEqual([
-		{ event: 'contact.created', events: ['contact.created'], record: expect.objectContaining({ id, first_name: 'Ada' }), previous: null },
+		{
+			event: 'contact.created',
+			events: ['contact.created'],
+			record: expect.objectContaining({ id, first_name: 'Ada' }),
+			previous: null,
+		},
 	]);
 
 	await sandbox.control.updateContact(id, { last_name: 'Lovelace' });
@@ -149,11 +180,14 @@ test('a new attachment emits attachment.added once', async () => {
 	const form = new FormData();
 	form.append('kind', 'document');
 	form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'note.txt');
-	const upload = await fetch(`${sandbox.baseUrl}/v1/inspections/${String(inspection.id)}/attachments`, {
-		method: 'POST',
-		headers: { Authorization: `Bearer ${sandbox.credentials().apiKey}` },
-		body: form,
-	});
+	const upload = await fetch(
+		`${sandbox.baseUrl}/v1/inspections/${String(inspection.id)}/attachments`,
+		{
+			method: 'POST',
+			headers: { Authorization: `Bearer ${sandbox.credentials().apiKey}` },
+			body: form,
+		},
+	);
 	expect(upload.status).toBe(201);
 	const attachment = (await upload.json()) as IDataObject;
 
@@ -178,7 +212,11 @@ test('the event filter drops changes of other kinds, but the state still follows
 	await sandbox.control.confirmInspection(id);
 	const items = await poll(staticData, ['inspection.confirmed']);
 	expect(items).toMatchObject([
-		{ event: 'inspection.confirmed', events: ['inspection.confirmed'], previous: { scheduled_for: '2027-04-01T10:00:00.000Z' } },
+		{
+			event: 'inspection.confirmed',
+			events: ['inspection.confirmed'],
+			previous: { scheduled_for: '2027-04-01T10:00:00.000Z' },
+		},
 	]);
 });
 
@@ -207,5 +245,7 @@ test('Fetch Test Event returns the newest matching record and leaves the state u
 	expect(JSON.stringify(staticData)).toBe(before);
 
 	// The real poll still sees the change the test run looked at.
-	expect(await poll(staticData, ['inspection.confirmed'])).toMatchObject([{ event: 'inspection.confirmed' }]);
+	expect(await poll(staticData, ['inspection.confirmed'])).toMatchObject([
+		{ event: 'inspection.confirmed' },
+	]);
 });

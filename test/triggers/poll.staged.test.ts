@@ -26,7 +26,9 @@ async function listAll(path: string): Promise<IDataObject[]> {
 		const url = new URL(`${sandbox.baseUrl}${path}`);
 		url.searchParams.set('limit', '200');
 		if (cursor) url.searchParams.set('cursor', cursor);
-		const response = await fetch(url, { headers: { Authorization: `Bearer ${sandbox.credentials().apiKey}` } });
+		const response = await fetch(url, {
+			headers: { Authorization: `Bearer ${sandbox.credentials().apiKey}` },
+		});
 		const page = (await response.json()) as { data: IDataObject[]; next_cursor: string | null };
 		records.push(...page.data);
 		cursor = page.next_cursor;
@@ -35,10 +37,17 @@ async function listAll(path: string): Promise<IDataObject[]> {
 }
 
 test('an error in the middle of a walk commits nothing, and the next poll covers the same window', async () => {
-	const poller = new StagedPoller(trigger, { events: ['contact.created', 'inspection.created'], options: {} }, sandbox.credentials());
+	const poller = new StagedPoller(
+		trigger,
+		{ events: ['contact.created', 'inspection.created'], options: {} },
+		sandbox.credentials(),
+	);
 
 	// The baseline walks all 1,200 inspections; its second page fails after the transport's retries.
-	await sandbox.control.queueFaults({ kind: 'slow', delay_ms: 0, method: 'GET', path: '/v1/inspections' }, ...failingGets('/v1/inspections'));
+	await sandbox.control.queueFaults(
+		{ kind: 'slow', delay_ms: 0, method: 'GET', path: '/v1/inspections' },
+		...failingGets('/v1/inspections'),
+	);
 	let tick = await poller.tick();
 	expect(tick.error?.message).toMatch(/HTTP 500/);
 	expect(tick.items).toBeNull();
@@ -51,7 +60,10 @@ test('an error in the middle of a walk commits nothing, and the next poll covers
 	expect(poller.commits).toBe(1); // …and is committed through the cursor commit
 	const baseline = structuredClone(poller.committed);
 
-	const contact = (await sandbox.control.createContact('acme', { first_name: 'Grace', email: 'grace@example.com' })) as IDataObject;
+	const contact = (await sandbox.control.createContact('acme', {
+		first_name: 'Grace',
+		email: 'grace@example.com',
+	})) as IDataObject;
 	const inspection = await sandbox.control.createInspection({ org: 'acme' });
 
 	// Contacts come back, then inspections fail: nothing of the poll is emitted or kept.
@@ -65,7 +77,9 @@ test('an error in the middle of a walk commits nothing, and the next poll covers
 
 	tick = await poller.tick();
 	expect(tick.error).toBeUndefined();
-	expect(tick.items?.map((item) => [item.json.event, (item.json.record as IDataObject).id])).toEqual([
+	expect(
+		tick.items?.map((item) => [item.json.event, (item.json.record as IDataObject).id]),
+	).toEqual([
 		['contact.created', contact.id],
 		['inspection.created', inspection.id],
 	]);
@@ -85,7 +99,9 @@ test('walks cut short by the poll budget resume where they stopped: every record
 	);
 	const expected = new Set([
 		...(await listAll('/v1/contacts')).map((c) => `contact.existing ${String(c.id)}`),
-		...(await listAll('/v1/attachments')).map((a) => `attachment.existing ${String(a.inspection_id)}/${String(a.id)}`),
+		...(await listAll('/v1/attachments')).map(
+			(a) => `attachment.existing ${String(a.inspection_id)}/${String(a.id)}`,
+		),
 	]);
 	expect(expected.size).toBeGreaterThan(1000); // several pages of each
 
@@ -101,7 +117,10 @@ test('walks cut short by the poll budget resume where they stopped: every record
 		ticks++;
 		for (const item of tick.items ?? []) {
 			const record = item.json.record as IDataObject;
-			const key = item.json.event === 'contact.existing' ? String(record.id) : `${String(record.inspection_id)}/${String(record.id)}`;
+			const key =
+				item.json.event === 'contact.existing'
+					? String(record.id)
+					: `${String(record.inspection_id)}/${String(record.id)}`;
 			seen.push(`${String(item.json.event)} ${key}`);
 		}
 	}

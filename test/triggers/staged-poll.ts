@@ -9,7 +9,13 @@
  *   error goes to `__emitError`.
  * Written from the IPollFunctions contract in n8n-workflow's interfaces.d.ts.
  */
-import type { IDataObject, INode, INodeExecutionData, INodeType, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import {
 	additionalData,
@@ -78,7 +84,10 @@ export class StagedPoller {
 			},
 			async () => commit(),
 			async <T>(poll: () => Promise<T>) => {
-				staged = { snapshot: structuredClone(this.committed), seed: JSON.stringify(this.committed) };
+				staged = {
+					snapshot: structuredClone(this.committed),
+					seed: JSON.stringify(this.committed),
+				};
 				try {
 					return await poll();
 				} finally {

@@ -6,8 +6,16 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runPoll, type ListRequest, type ListSource } from '../../nodes/InspectionBusinessTrigger/core/poll';
-import { DEFAULT_CAP, decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
+import {
+	runPoll,
+	type ListRequest,
+	type ListSource,
+} from '../../nodes/InspectionBusinessTrigger/core/poll';
+import {
+	DEFAULT_CAP,
+	decodeState,
+	encodeState,
+} from '../../nodes/InspectionBusinessTrigger/core/state';
 import { uuid } from './fake-api';
 
 const MINUTE = 60_000;
@@ -23,14 +31,18 @@ class ListedAccount implements ListSource {
 
 	constructor(private readonly lists: Record<string, IDataObject[]>) {
 		this.times = Object.fromEntries(
-			Object.entries(lists).map(([name, list]) => [name, list.map((r) => Date.parse(String(r.updated_at)))]),
+			Object.entries(lists).map(([name, list]) => [
+				name,
+				list.map((r) => Date.parse(String(r.updated_at))),
+			]),
 		);
 	}
 
 	async fetch({ resource, query, cursor }: ListRequest) {
 		this.requests++;
 		const times = this.times[resource];
-		const since = typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : -Infinity;
+		const since =
+			typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : -Infinity;
 		let first = 0;
 		while (first < times.length && times[first] < since) first += 1;
 		const descending = query.sort === '-updated_at' || resource === 'attachments';
@@ -39,7 +51,8 @@ class ListedAccount implements ListSource {
 		const end = Math.min(start + Number(query.limit), count);
 		const list = this.lists[resource];
 		const records = [];
-		for (let i = start; i < end; i++) records.push(list[descending ? times.length - 1 - i : first + i]);
+		for (let i = start; i < end; i++)
+			records.push(list[descending ? times.length - 1 - i : first + i]);
 		return { records, nextCursor: end < count ? String(end) : null };
 	}
 }
@@ -72,7 +85,11 @@ const options = {
 };
 
 test('the state of a 100,000-inspection, 100,000-contact account stays within 50 bytes per inspection', async () => {
-	const account = new ListedAccount({ inspections: inspections(100_000), contacts: contacts(100_000), attachments: [] });
+	const account = new ListedAccount({
+		inspections: inspections(100_000),
+		contacts: contacts(100_000),
+		attachments: [],
+	});
 	const started = performance.now();
 	const result = await runPoll({}, account, options);
 	const pollMs = performance.now() - started;
@@ -92,7 +109,11 @@ test('the state of a 100,000-inspection, 100,000-contact account stays within 50
 	// Lossless: decoding and encoding again gives the same stored state, and an idle poll keeps it.
 	expect(encodeState(resources, undefined)).toEqual(result.state);
 	account.requests = 0;
-	const idle = await runPoll(JSON.parse(JSON.stringify(result.state)) as IDataObject, account, options);
+	const idle = await runPoll(
+		JSON.parse(JSON.stringify(result.state)) as IDataObject,
+		account,
+		options,
+	);
 	expect(idle.items).toEqual([]);
 	// One change a second puts 301 versions in each 5-minute overlap: two pages per resource.
 	expect(account.requests).toBe(4);
@@ -112,7 +133,11 @@ test('past the cap the least recently updated fingerprints are evicted first', a
 test('a small cap holds too, and what is evicted is only older than the window', async () => {
 	const all = inspections(50);
 	const account = new ListedAccount({ inspections: all, contacts: [], attachments: [] });
-	const result = await runPoll({}, account, { ...options, events: ['inspection.confirmed'], cap: 20 });
+	const result = await runPoll({}, account, {
+		...options,
+		events: ['inspection.confirmed'],
+		cap: 20,
+	});
 	const seen = decodeState(result.state).resources.inspections?.seen;
 	expect(seen?.size).toBe(20);
 	const kept = [...(seen?.values() ?? [])].map((fp) => fp.u).sort((a, b) => a - b);

@@ -27,7 +27,9 @@ beforeAll(async () => {
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const rawBody = Buffer.concat(chunks);
-			const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+			const headers = Object.fromEntries(
+				Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
+			);
 			void runWebhook({
 				node: trigger,
 				parameters,
@@ -103,7 +105,10 @@ test('a receiver with the wrong secret gets 401 on every retry, and nothing runs
 		secret_header: 'X-Webhook-Secret',
 		retry_delays_ms: [10, 10],
 	});
-	const contact = (await sandbox.control.createContact('acme', { first_name: 'Kay', email: 'kay@example.com' })) as IDataObject;
+	const contact = (await sandbox.control.createContact('acme', {
+		first_name: 'Kay',
+		email: 'kay@example.com',
+	})) as IDataObject;
 	const attempts = await settled(3);
 	expect(attempts.map((a) => [a.event, a.record_id, a.status, a.attempt])).toEqual([
 		['contact.changed', contact.id, 401, 1],

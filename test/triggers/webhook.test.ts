@@ -23,7 +23,11 @@ const payload = (event: string, id = '0d5c2b1e-8d47-4c1a-9e2f-6b5a4d3c2b1a') => 
 	data: { id },
 });
 
-async function deliver(request: TestWebhookRequest, parameters: INodeParameters = {}, withCredentials = false) {
+async function deliver(
+	request: TestWebhookRequest,
+	parameters: INodeParameters = {},
+	withCredentials = false,
+) {
 	return await runWebhook({
 		node: trigger,
 		parameters: { secret: SECRET, ...parameters },
@@ -49,13 +53,26 @@ function expectRefused(outcome: Awaited<ReturnType<typeof deliver>>) {
 describe('the shared secret', () => {
 	test('a request without the secret header, or with a wrong one, gets 401 and starts nothing', async () => {
 		expectRefused(await deliver({ body: payload('inspection.confirmed') }));
-		expectRefused(await deliver({ headers: { 'X-Webhook-Secret': 'nope' }, body: payload('inspection.confirmed') }));
-		expectRefused(await deliver({ headers: { 'X-Webhook-Secret': `${SECRET}x` }, body: payload('inspection.confirmed') }));
+		expectRefused(
+			await deliver({
+				headers: { 'X-Webhook-Secret': 'nope' },
+				body: payload('inspection.confirmed'),
+			}),
+		);
+		expectRefused(
+			await deliver({
+				headers: { 'X-Webhook-Secret': `${SECRET}x` },
+				body: payload('inspection.confirmed'),
+			}),
+		);
 	});
 
 	test('the right secret in the named header starts the workflow with event, id and payload', async () => {
 		const body = payload('inspection.confirmed');
-		const outcome = await deliver({ headers: { 'x-hook-key': SECRET }, body }, { headerName: 'X-Hook-Key' });
+		const outcome = await deliver(
+			{ headers: { 'x-hook-key': SECRET }, body },
+			{ headerName: 'X-Hook-Key' },
+		);
 		expect(outcome.response.ended).toBe(false); // n8n answers 200 itself (responseMode onReceived)
 		expect(outcome.result?.workflowData?.[0].map((item) => item.json)).toEqual([
 			{ event: 'inspection.confirmed', id: body.data.id, payload: body },
@@ -65,10 +82,20 @@ describe('the shared secret', () => {
 	test('the secret may come in the query instead', async () => {
 		const parameters = { secretLocation: 'query', queryParameterName: 'token' };
 		expectRefused(await deliver({ body: payload('contact.changed') }, parameters));
-		expectRefused(await deliver({ query: { token: 'wrong' }, body: payload('contact.changed') }, parameters));
+		expectRefused(
+			await deliver({ query: { token: 'wrong' }, body: payload('contact.changed') }, parameters),
+		);
 		// The header does not count when the query is the place.
-		expectRefused(await deliver({ headers: { 'X-Webhook-Secret': SECRET }, body: payload('contact.changed') }, parameters));
-		const outcome = await deliver({ query: { token: SECRET }, body: payload('contact.changed') }, parameters);
+		expectRefused(
+			await deliver(
+				{ headers: { 'X-Webhook-Secret': SECRET }, body: payload('contact.changed') },
+				parameters,
+			),
+		);
+		const outcome = await deliver(
+			{ query: { token: SECRET }, body: payload('contact.changed') },
+			parameters,
+		);
 		expect(outcome.result?.workflowData?.[0]).toHaveLength(1);
 	});
 });
@@ -79,24 +106,50 @@ describe('the HMAC signature', () => {
 
 	test('a correct HMAC-SHA256 of the raw body passes, as hex, base64 or sha256=hex', async () => {
 		const { rawBody, signature } = signed(body);
-		const forms = [signature, `sha256=${signature}`, Buffer.from(signature, 'hex').toString('base64')];
+		const forms = [
+			signature,
+			`sha256=${signature}`,
+			Buffer.from(signature, 'hex').toString('base64'),
+		];
 		for (const form of forms) {
-			const outcome = await deliver({ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': form }, body, rawBody }, parameters);
+			const outcome = await deliver(
+				{ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': form }, body, rawBody },
+				parameters,
+			);
 			expect(outcome.result?.workflowData?.[0]).toHaveLength(1);
 		}
 	});
 
 	test('a missing, wrong or other-body signature gets 401 even with the right secret', async () => {
 		const { rawBody, signature } = signed(body);
-		expectRefused(await deliver({ headers: { 'X-Webhook-Secret': SECRET }, body, rawBody }, parameters));
+		expectRefused(
+			await deliver({ headers: { 'X-Webhook-Secret': SECRET }, body, rawBody }, parameters),
+		);
 		const wrongKey = signed(body, 'another secret').signature;
-		expectRefused(await deliver({ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': wrongKey }, body, rawBody }, parameters));
+		expectRefused(
+			await deliver(
+				{ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': wrongKey }, body, rawBody },
+				parameters,
+			),
+		);
 		// The same JSON, serialised differently: the signature covers the bytes that were sent.
 		const reformatted = Buffer.from(JSON.stringify(body, null, 2));
 		expectRefused(
-			await deliver({ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': signature }, body, rawBody: reformatted }, parameters),
+			await deliver(
+				{
+					headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': signature },
+					body,
+					rawBody: reformatted,
+				},
+				parameters,
+			),
 		);
-		expectRefused(await deliver({ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': 'zz' }, body, rawBody }, parameters));
+		expectRefused(
+			await deliver(
+				{ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': 'zz' }, body, rawBody },
+				parameters,
+			),
+		);
 	});
 });
 
@@ -120,8 +173,16 @@ describe('events and payloads (A14)', () => {
 		const cases: Array<[IDataObject, string, string]> = [
 			[{ type: 'inspection.rescheduled', inspection_id: 'i-1' }, 'inspection.rescheduled', 'i-1'],
 			[{ kind: 'contact.changed', contact_id: 'c-1' }, 'contact.changed', 'c-1'],
-			[{ event: 'contact.changed', type: 'ignored', id: 'top-level' }, 'contact.changed', 'top-level'],
-			[{ event: 'inspection.confirmed', id: 'delivery', data: { id: 'record' } }, 'inspection.confirmed', 'record'],
+			[
+				{ event: 'contact.changed', type: 'ignored', id: 'top-level' },
+				'contact.changed',
+				'top-level',
+			],
+			[
+				{ event: 'inspection.confirmed', id: 'delivery', data: { id: 'record' } },
+				'inspection.confirmed',
+				'record',
+			],
 		];
 		for (const [body, event, id] of cases) {
 			const outcome = await deliver({ headers, body });
@@ -135,13 +196,30 @@ describe('re-fetching the record', () => {
 
 	test('reads the inspection or contact through the API', async () => {
 		const inspection = (await sandbox.control.createInspection({ org: 'acme' })) as IDataObject;
-		const contact = (await sandbox.control.createContact('acme', { first_name: 'Lin', email: 'lin@example.com' })) as IDataObject;
+		const contact = (await sandbox.control.createContact('acme', {
+			first_name: 'Lin',
+			email: 'lin@example.com',
+		})) as IDataObject;
 		await sandbox.control.clearRequests();
 
-		const forInspection = await deliver({ headers, body: payload('inspection.confirmed', String(inspection.id)) }, { refetchRecord: true }, true);
-		expect(forInspection.result?.workflowData?.[0][0].json.record).toMatchObject({ id: inspection.id, status: inspection.status });
-		const forContact = await deliver({ headers, body: payload('contact.changed', String(contact.id)) }, { refetchRecord: true }, true);
-		expect(forContact.result?.workflowData?.[0][0].json.record).toMatchObject({ id: contact.id, first_name: 'Lin' });
+		const forInspection = await deliver(
+			{ headers, body: payload('inspection.confirmed', String(inspection.id)) },
+			{ refetchRecord: true },
+			true,
+		);
+		expect(forInspection.result?.workflowData?.[0][0].json.record).toMatchObject({
+			id: inspection.id,
+			status: inspection.status,
+		});
+		const forContact = await deliver(
+			{ headers, body: payload('contact.changed', String(contact.id)) },
+			{ refetchRecord: true },
+			true,
+		);
+		expect(forContact.result?.workflowData?.[0][0].json.record).toMatchObject({
+			id: contact.id,
+			first_name: 'Lin',
+		});
 
 		const log = await sandbox.control.requests({ pathPrefix: '/v1/' });
 		expect(log.data.map((entry) => [entry.path, entry.query.ids])).toEqual([
@@ -151,11 +229,17 @@ describe('re-fetching the record', () => {
 	});
 
 	test('a record the account does not have is null; a refused request is not fetched at all', async () => {
-		const missing = await deliver({ headers, body: payload('inspection.confirmed') }, { refetchRecord: true }, true);
+		const missing = await deliver(
+			{ headers, body: payload('inspection.confirmed') },
+			{ refetchRecord: true },
+			true,
+		);
 		expect(missing.result?.workflowData?.[0][0].json.record).toBeNull();
 
 		await sandbox.control.clearRequests();
-		expectRefused(await deliver({ body: payload('inspection.confirmed') }, { refetchRecord: true }, true));
+		expectRefused(
+			await deliver({ body: payload('inspection.confirmed') }, { refetchRecord: true }, true),
+		);
 		expect((await sandbox.control.requests({ pathPrefix: '/v1/' })).count).toBe(0);
 	});
 });

@@ -110,7 +110,8 @@ export function publicFingerprint(resource: Resource, fp: Fingerprint): IDataObj
 	};
 }
 
-const atOrAfter = (time: number | null, from: number | null) => from === null || (time !== null && time >= from);
+const atOrAfter = (time: number | null, from: number | null) =>
+	from === null || (time !== null && time >= from);
 
 /**
  * The events one new record version means, before the user's selection.
@@ -128,7 +129,9 @@ export function deriveEvents(
 	const created = previous === null && atOrAfter(parseTime(record.created_at), from);
 	if (resource === 'attachments') {
 		const addedAt = parseTime(record.created_at);
-		return previous === null && (addedAt === null || atOrAfter(addedAt, from)) ? ['attachment.added'] : [];
+		return previous === null && (addedAt === null || atOrAfter(addedAt, from))
+			? ['attachment.added']
+			: [];
 	}
 	if (resource === 'contacts') return [created ? 'contact.created' : 'contact.updated'];
 
@@ -146,7 +149,13 @@ export function deriveEvents(
 		events.push('inspection.rescheduled');
 	}
 	const canceledAt = parseTime(record.canceled_at);
-	if (became(current.status === 'canceled', previous?.status === 'canceled', created || atOrAfter(canceledAt, from))) {
+	if (
+		became(
+			current.status === 'canceled',
+			previous?.status === 'canceled',
+			created || atOrAfter(canceledAt, from),
+		)
+	) {
 		events.push('inspection.canceled');
 	}
 	if (became(current.reports === 'published', previous?.reports === 'published', created)) {

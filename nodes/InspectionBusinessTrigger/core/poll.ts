@@ -72,13 +72,21 @@ export interface PollResult {
 async function walk(ctx: WalkContext): Promise<boolean> {
 	const { state, resource } = ctx;
 	if (state.mode === 'baseline' && resource !== 'inspections') {
-		return await walkList(ctx, { ascending: false, probe: true, sort: resource === 'contacts' ? '-updated_at' : undefined });
+		return await walkList(ctx, {
+			ascending: false,
+			probe: true,
+			sort: resource === 'contacts' ? '-updated_at' : undefined,
+		});
 	}
-	const plan: WalkPlan = resource === 'attachments' ? { ascending: false } : { ascending: true, sort: 'updated_at' };
+	const plan: WalkPlan =
+		resource === 'attachments' ? { ascending: false } : { ascending: true, sort: 'updated_at' };
 	const leftover = state.walk;
 	const done = await walkList(ctx, plan);
 	if (!done || leftover?.anchor == null) return done;
-	return await walkList(ctx, plan, { since: leftover.anchor - ctx.overlapMs, floor: leftover.floor });
+	return await walkList(ctx, plan, {
+		since: leftover.anchor - ctx.overlapMs,
+		floor: leftover.floor,
+	});
 }
 
 /** The watched resources in this poll's order, starting with the one the last poll named. */
@@ -87,7 +95,11 @@ function turnOrder(resources: Resource[], first: Resource | undefined): Resource
 	return at <= 0 ? resources : [...resources.slice(at), ...resources.slice(0, at)];
 }
 
-export async function runPoll(stored: IDataObject, source: ListSource, options: PollOptions): Promise<PollResult> {
+export async function runPoll(
+	stored: IDataObject,
+	source: ListSource,
+	options: PollOptions,
+): Promise<PollResult> {
 	const { resources: states, first } = decodeState(stored);
 	const firstPoll = Object.keys(states).length === 0;
 	const order = turnOrder(watchedResources(options.events), first);

@@ -5,12 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	changeTime,
-	type PollEvent,
-	primaryEvent,
-	type Resource,
-} from './events';
+import { changeTime, type PollEvent, primaryEvent, type Resource } from './events';
 import type { TriggerItem } from './poll';
 
 /** The events a record shows by itself: a created record has never been updated since. */
@@ -22,7 +17,8 @@ function visibleEvents(resource: Resource, record: IDataObject): PollEvent[] {
 	if (record.status === 'confirmed') events.push('inspection.confirmed');
 	if (record.scheduled_for) events.push('inspection.rescheduled');
 	if (record.status === 'canceled') events.push('inspection.canceled');
-	if ((record.reports as IDataObject | undefined)?.status === 'published') events.push('inspection.published');
+	if ((record.reports as IDataObject | undefined)?.status === 'published')
+		events.push('inspection.published');
 	if (record.deleted === true) events.push('inspection.deleted');
 	return events;
 }

@@ -60,7 +60,9 @@ export interface StoredResource {
 }
 
 /** `first`: the resource a poll cut short could not finish; it goes first next time. */
-export type StoredState = { version: typeof STATE_VERSION; first?: Resource } & Partial<Record<Resource, StoredResource>>;
+export type StoredState = { version: typeof STATE_VERSION; first?: Resource } & Partial<
+	Record<Resource, StoredResource>
+>;
 
 /** The decoded, mutable form a poll works on; the stored form is never touched. */
 export interface ResourceState {
@@ -75,13 +77,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
 function packId(id: string): string {
-	return UUID.test(id) ? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url') : `~${encodeURIComponent(id)}`;
+	return UUID.test(id)
+		? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')
+		: `~${encodeURIComponent(id)}`;
 }
 
 /** Keys are only ever compared, never unpacked. Attachment keys are `inspection/id`. */
 export function packKey(key: string): string {
 	const slash = key.indexOf('/');
-	return slash === -1 ? packId(key) : `${packId(key.slice(0, slash))}/${packId(key.slice(slash + 1))}`;
+	return slash === -1
+		? packId(key)
+		: `${packId(key.slice(0, slash))}/${packId(key.slice(slash + 1))}`;
 }
 
 const packCode = (value: string | undefined, codes: readonly string[]) => {
@@ -126,15 +132,24 @@ function unpackSeen(text: string): Map<string, Fingerprint> {
 	return seen;
 }
 
-const isMode = (value: unknown): value is Mode => value === 'baseline' || value === 'existing' || value === 'live';
-const isTime = (value: unknown): value is number | null => value === null || typeof value === 'number';
+const isMode = (value: unknown): value is Mode =>
+	value === 'baseline' || value === 'existing' || value === 'live';
+const isTime = (value: unknown): value is number | null =>
+	value === null || typeof value === 'number';
 
 function readWalk(value: unknown): PendingWalk | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
 	const walk = value as IDataObject;
-	if (!isTime(walk.floor) || !isTime(walk.since) || !isTime(walk.top) || !isTime(walk.anchor)) return undefined;
+	if (!isTime(walk.floor) || !isTime(walk.since) || !isTime(walk.top) || !isTime(walk.anchor))
+		return undefined;
 	if (walk.cursor !== null && typeof walk.cursor !== 'string') return undefined;
-	return { floor: walk.floor, since: walk.since, cursor: walk.cursor, top: walk.top, anchor: walk.anchor };
+	return {
+		floor: walk.floor,
+		since: walk.since,
+		cursor: walk.cursor,
+		top: walk.top,
+		anchor: walk.anchor,
+	};
 }
 
 /**
@@ -149,7 +164,13 @@ export function decodeState(data: IDataObject): {
 	if (data.version !== STATE_VERSION) return { resources: decoded };
 	for (const resource of RESOURCES) {
 		const stored = data[resource] as IDataObject | undefined;
-		if (!stored || !isMode(stored.mode) || !isTime(stored.position) || typeof stored.seen !== 'string') continue;
+		if (
+			!stored ||
+			!isMode(stored.mode) ||
+			!isTime(stored.position) ||
+			typeof stored.seen !== 'string'
+		)
+			continue;
 		decoded[resource] = {
 			mode: stored.mode,
 			position: stored.position,
@@ -162,7 +183,10 @@ export function decodeState(data: IDataObject): {
 	return { resources: decoded, first };
 }
 
-export function encodeState(states: Partial<Record<Resource, ResourceState>>, first?: Resource): StoredState {
+export function encodeState(
+	states: Partial<Record<Resource, ResourceState>>,
+	first?: Resource,
+): StoredState {
 	const stored: StoredState = { version: STATE_VERSION, ...(first ? { first } : {}) };
 	for (const resource of RESOURCES) {
 		const state = states[resource];
@@ -189,7 +213,11 @@ export function pruneBefore(seen: Map<string, Fingerprint>, from: number | null)
  * or after `keepFrom` (the next window, which the dedupe needs) only when
  * nothing else is left.
  */
-export function enforceCap(seen: Map<string, Fingerprint>, cap: number, keepFrom: number | null): void {
+export function enforceCap(
+	seen: Map<string, Fingerprint>,
+	cap: number,
+	keepFrom: number | null,
+): void {
 	if (seen.size <= cap) return;
 	const inWindow = (fp: Fingerprint) => keepFrom !== null && fp.u >= keepFrom;
 	const byAge = [...seen].sort(

@@ -69,7 +69,12 @@ export interface WalkContext {
 }
 
 /** Records one version; returns the item it means, or null (seen before, baseline, or not selected). */
-function take(ctx: WalkContext, record: IDataObject, mode: Mode, floor: number | null): TriggerItem | null {
+function take(
+	ctx: WalkContext,
+	record: IDataObject,
+	mode: Mode,
+	floor: number | null,
+): TriggerItem | null {
 	const key = recordKey(ctx.resource, record);
 	if (key === null) return null;
 	const packed = packKey(key);
@@ -83,21 +88,25 @@ function take(ctx: WalkContext, record: IDataObject, mode: Mode, floor: number |
 		const event = EXISTING_EVENTS[ctx.resource];
 		return { event, events: [event], record, previous: null };
 	}
-	const events = deriveEvents(ctx.resource, previous, record, current, floor).filter((e) => ctx.selected.has(e));
+	const events = deriveEvents(ctx.resource, previous, record, current, floor).filter((e) =>
+		ctx.selected.has(e),
+	);
 	if (events.length === 0) return null;
 	const prior = previous === null ? null : publicFingerprint(ctx.resource, previous);
 	return { event: primaryEvent(events), events, record, previous: prior };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const later = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+const later = (a: number | null, b: number | null) =>
+	a === null ? b : b === null ? a : Math.max(a, b);
 
 function listQuery(resource: Resource, since: number | null, sort?: string): IDataObject {
 	const query: IDataObject = { limit: LIMITS.pageSizeMax };
 	if (sort) query.sort = sort;
 	if (since !== null) query.updated_since = iso(since);
 	// Canceled and deleted inspections are hidden by default; the trigger must see them to report them.
-	if (resource === 'inspections') Object.assign(query, { include_deleted: true, include_canceled: true });
+	if (resource === 'inspections')
+		Object.assign(query, { include_deleted: true, include_canceled: true });
 	return query;
 }
 
@@ -130,7 +139,11 @@ export async function walkList(
 	const resumed = state.walk !== undefined;
 	const fresh = plan.probe || state.position === null ? null : state.position - overlapMs;
 	const walk: PendingWalk = state.walk ?? {
-		floor: start ? start.floor : fresh === null || state.priorFloor === undefined ? fresh : state.priorFloor,
+		floor: start
+			? start.floor
+			: fresh === null || state.priorFloor === undefined
+				? fresh
+				: state.priorFloor,
 		since: start ? start.since : fresh,
 		cursor: null,
 		top: null,
@@ -182,7 +195,10 @@ export async function walkList(
 	flush();
 	if (!plan.ascending) state.position = later(state.position, walk.top);
 	state.walk = undefined;
-	state.priorFloor = plan.ascending || plan.probe || !paged ? undefined : priorFloor(walk.floor, state.position, overlapMs, existing);
+	state.priorFloor =
+		plan.ascending || plan.probe || !paged
+			? undefined
+			: priorFloor(walk.floor, state.position, overlapMs, existing);
 	// The window that follows a leftover (see runPoll) still belongs to the initial walk, if this was one.
 	if (plan.probe || !resumed || walk.anchor === null) state.mode = 'live';
 	return true;
@@ -196,7 +212,12 @@ export async function walkList(
  * existing records (no floor), the next window has none either: whatever it
  * has not seen was never reported.
  */
-function priorFloor(floor: number | null, position: number | null, overlapMs: number, existing: boolean): number | null | undefined {
+function priorFloor(
+	floor: number | null,
+	position: number | null,
+	overlapMs: number,
+	existing: boolean,
+): number | null | undefined {
 	if (floor === null && existing) return null;
 	if (position === null) return undefined;
 	const bound = position - 2 * overlapMs;

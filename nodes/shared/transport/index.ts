@@ -115,9 +115,13 @@ export async function listPage(
 		query: cursor == null ? options.query : { ...options.query, cursor },
 	});
 	if (!isListAnswer(page)) {
-		throw new NodeOperationError(this.getNode(), 'The API answered a list request without a data array', {
-			description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The API answered a list request without a data array',
+			{
+				description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
+			},
+		);
 	}
 	return { records: page.data, nextCursor: page.next_cursor ?? null };
 }
@@ -175,7 +179,8 @@ export async function* paginate(
 				query: { ...filters, limit },
 				cursor,
 			});
-			const records = page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
+			const records =
+				page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
 			remaining -= records.length;
 			if (records.length > 0) yield records;
 			if (page.nextCursor === null) break;

@@ -30,5 +30,7 @@ export function parseCsv(csv: string): Array<Record<string, string>> {
 	}
 	if (field !== '' || row.length > 0) rows.push([...row, field]);
 	const [header, ...body] = rows;
-	return body.map((cells) => Object.fromEntries(header.map((name, index) => [name, cells[index] ?? ''])));
+	return body.map((cells) =>
+		Object.fromEntries(header.map((name, index) => [name, cells[index] ?? ''])),
+	);
 }

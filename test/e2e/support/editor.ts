@@ -67,26 +67,47 @@ export class Editor {
 	async openNodeActions(nodeName: string): Promise<string[]> {
 		await this.page.click('[data-test-id=node-creator-plus-button]');
 		await this.search(nodeName);
-		await this.page.locator('[data-test-id=node-creator-item-name]', { hasText: exactly(nodeName) }).first().click();
-		await this.page.locator('[data-test-id=node-creator-category-item]', { hasText: /^Actions/ }).waitFor();
-		return (await this.page.locator('[data-test-id=node-creator-item-name]:visible').allInnerTexts()).map((text) => text.trim());
+		await this.page
+			.locator('[data-test-id=node-creator-item-name]', { hasText: exactly(nodeName) })
+			.first()
+			.click();
+		await this.page
+			.locator('[data-test-id=node-creator-category-item]', { hasText: /^Actions/ })
+			.waitFor();
+		return (
+			await this.page.locator('[data-test-id=node-creator-item-name]:visible').allInnerTexts()
+		).map((text) => text.trim());
 	}
 
 	/** Adds a node by clicking an item the node creator shows; its NDV opens. */
 	async pickCreatorItem(name: string): Promise<void> {
-		await this.page.locator('[data-test-id=node-creator-item-name]', { hasText: exactly(name) }).first().click();
+		await this.page
+			.locator('[data-test-id=node-creator-item-name]', { hasText: exactly(name) })
+			.first()
+			.click();
 		await this.page.locator('[data-test-id=ndv] [data-test-id=node-parameters]').waitFor();
 	}
 
 	/** Selects `label` in the NDV's options parameter `name`, and waits until it shows. */
 	async selectOption(name: string, label: string): Promise<void> {
-		const input = this.page.locator(`[data-test-id=ndv] [data-test-id=parameter-input-${name}] input`).first();
+		const input = this.page
+			.locator(`[data-test-id=ndv] [data-test-id=parameter-input-${name}] input`)
+			.first();
 		if ((await input.inputValue()) === label) return;
 		await this.page.click(`[data-test-id=ndv] [data-test-id=parameter-input-${name}]`);
 		const headline = this.page.locator('.option-headline', { hasText: exactly(label) });
-		await this.page.locator('[data-test-id=parameter-input-item]:visible', { has: headline }).click();
-		await this.page.locator('[data-test-id=parameter-input-item]:visible').first().waitFor({ state: 'hidden' });
-		await waitFor(`"${label}" in ${name}`, async () => (await input.inputValue()) === label || undefined, { timeoutMs: UI_TIMEOUT_MS });
+		await this.page
+			.locator('[data-test-id=parameter-input-item]:visible', { has: headline })
+			.click();
+		await this.page
+			.locator('[data-test-id=parameter-input-item]:visible')
+			.first()
+			.waitFor({ state: 'hidden' });
+		await waitFor(
+			`"${label}" in ${name}`,
+			async () => (await input.inputValue()) === label || undefined,
+			{ timeoutMs: UI_TIMEOUT_MS },
+		);
 	}
 
 	/**
@@ -95,41 +116,63 @@ export class Editor {
 	 * the options its "Add …" control offers. A collection with one option has a
 	 * button that adds it at once: its label is then read from the added field.
 	 */
-	async shownParameters(screenshotPrefix?: string): Promise<{ parameters: string[]; collections: Record<string, string[]> }> {
+	async shownParameters(
+		screenshotPrefix?: string,
+	): Promise<{ parameters: string[]; collections: Record<string, string[]> }> {
 		const root = this.page.locator('[data-test-id=ndv] [data-test-id=node-parameters]');
 		// A parameter's input is the element `parameter-input-<name>` directly under its `parameter-input`
 		// wrapper; ids such as `parameter-input-field` further in belong to the input's own parts.
-		const ids = await root.locator('[data-test-id^="parameter-input-"]:visible').evaluateAll((elements) =>
-			elements
-				.filter((element) => element.parentElement?.closest('[data-test-id]')?.getAttribute('data-test-id') === 'parameter-input')
-				.map((element) => element.getAttribute('data-test-id') ?? ''),
-		);
+		const ids = await root
+			.locator('[data-test-id^="parameter-input-"]:visible')
+			.evaluateAll((elements) =>
+				elements
+					.filter(
+						(element) =>
+							element.parentElement?.closest('[data-test-id]')?.getAttribute('data-test-id') ===
+							'parameter-input',
+					)
+					.map((element) => element.getAttribute('data-test-id') ?? ''),
+			);
 		const parameters = ids.map((id) => id.slice('parameter-input-'.length));
 		const collections: Record<string, string[]> = {};
-		const items = root.locator('[data-test-id=parameter-item]:visible', { has: this.page.locator('[data-test-id=collection-parameter-add]') });
+		const items = root.locator('[data-test-id=parameter-item]:visible', {
+			has: this.page.locator('[data-test-id=collection-parameter-add]'),
+		});
 		const labels = await items.evaluateAll((elements) =>
-			elements.map((element) => element.querySelector('[data-test-id=input-label]')?.textContent?.trim() ?? ''),
+			elements.map(
+				(element) => element.querySelector('[data-test-id=input-label]')?.textContent?.trim() ?? '',
+			),
 		);
 		for (const label of labels) {
 			// Found by its label, not by its Add control, which is gone once every option is added.
-			const item = root.locator('[data-test-id=parameter-item]', {
-				has: this.page.locator('[data-test-id=input-label]', { hasText: exactly(label) }),
-			}).first();
+			const item = root
+				.locator('[data-test-id=parameter-item]', {
+					has: this.page.locator('[data-test-id=input-label]', { hasText: exactly(label) }),
+				})
+				.first();
 			const nested = item.locator('[data-test-id=parameter-item]');
 			const before = await nested.count();
 			await item.locator('[data-test-id=collection-parameter-add]').click();
 			const options = this.page.locator('[data-test-id=collection-parameter-option]:visible');
 			const opened = await waitFor(
 				`the options of ${label}`,
-				async () => ((await options.count()) > 0 ? 'dropdown' : (await nested.count()) > before ? 'added' : undefined),
+				async () =>
+					(await options.count()) > 0
+						? 'dropdown'
+						: (await nested.count()) > before
+							? 'added'
+							: undefined,
 				{ timeoutMs: UI_TIMEOUT_MS },
 			);
 			if (opened === 'added') {
-				collections[label] = [firstLine(await nested.last().locator('[data-test-id=input-label]').first().innerText())];
+				collections[label] = [
+					firstLine(await nested.last().locator('[data-test-id=input-label]').first().innerText()),
+				];
 				continue;
 			}
 			collections[label] = (await options.allInnerTexts()).map((text) => text.trim());
-			if (screenshotPrefix) await this.screenshot(`${screenshotPrefix}-${label.toLowerCase().replace(/\W+/g, '-')}`);
+			if (screenshotPrefix)
+				await this.screenshot(`${screenshotPrefix}-${label.toLowerCase().replace(/\W+/g, '-')}`);
 			await this.page.keyboard.press('Escape');
 			await options.first().waitFor({ state: 'hidden' });
 		}
@@ -146,7 +189,8 @@ export class Editor {
 	/** The webhook URL the NDV's "Webhook URLs" section shows for `kind` (it opens the section). */
 	async webhookUrl(kind: 'test' | 'production'): Promise<string> {
 		const section = this.page.locator('[data-test-id=ndv] .webhooks');
-		if (!(await section.locator(`[data-test-id=radio-button-${kind}]`).isVisible())) await section.locator('.headline').click();
+		if (!(await section.locator(`[data-test-id=radio-button-${kind}]`).isVisible()))
+			await section.locator('.headline').click();
 		await section.locator(`[data-test-id=radio-button-${kind}]`).click();
 		await section.locator(`[data-test-id=radio-button-${kind}][aria-checked=true]`).waitFor();
 		return (await section.locator('.webhook-url').innerText()).trim();
@@ -164,7 +208,10 @@ export class Editor {
 
 	private async search(text: string): Promise<void> {
 		await this.page.fill('[data-test-id=node-creator-search-bar]', text);
-		await this.page.locator('[data-test-id=node-creator-item-name]', { hasText: exactly(text) }).first().waitFor();
+		await this.page
+			.locator('[data-test-id=node-creator-item-name]', { hasText: exactly(text) })
+			.first()
+			.waitFor();
 	}
 }
 

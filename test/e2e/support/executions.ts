@@ -4,7 +4,9 @@ import type { N8nRestClient } from '../../../scripts/n8n-rest';
 type Json = Record<string, unknown>;
 
 interface RunData {
-	resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }> | null> } }>> };
+	resultData: {
+		runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }> | null> } }>>;
+	};
 }
 
 /** Collects the items a trigger node emitted, one new execution at a time. */
@@ -18,7 +20,11 @@ export class ExecutionWatcher {
 	) {}
 
 	/** Starts watching: executions that exist already are not reported. */
-	static async start(rest: N8nRestClient, workflowId: string, nodeName: string): Promise<ExecutionWatcher> {
+	static async start(
+		rest: N8nRestClient,
+		workflowId: string,
+		nodeName: string,
+	): Promise<ExecutionWatcher> {
 		const watcher = new ExecutionWatcher(rest, workflowId, nodeName);
 		for (const execution of await rest.executions(workflowId)) watcher.seen.add(execution.id);
 		return watcher;
@@ -29,7 +35,11 @@ export class ExecutionWatcher {
 		const items: Json[] = [];
 		const executions = await this.rest.executions(this.workflowId);
 		for (const execution of executions.reverse()) {
-			if (this.seen.has(execution.id) || !['success', 'error', 'crashed'].includes(execution.status)) continue;
+			if (
+				this.seen.has(execution.id) ||
+				!['success', 'error', 'crashed'].includes(execution.status)
+			)
+				continue;
 			this.seen.add(execution.id);
 			const data = await this.rest.executionData<RunData>(execution.id);
 			const runs = data.resultData.runData[this.nodeName] ?? [];

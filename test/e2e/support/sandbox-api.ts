@@ -21,9 +21,13 @@ export class SandboxApi {
 	async get<T>(path: string, query: Query = {}): Promise<T> {
 		const url = new URL(path, this.baseUrl);
 		for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
-		const response = await fetch(url, { headers: { authorization: `Bearer ${this.key}` }, signal: AbortSignal.timeout(30_000) });
+		const response = await fetch(url, {
+			headers: { authorization: `Bearer ${this.key}` },
+			signal: AbortSignal.timeout(30_000),
+		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`GET ${url.pathname}${url.search} answered ${response.status}: ${text}`);
+		if (!response.ok)
+			throw new Error(`GET ${url.pathname}${url.search} answered ${response.status}: ${text}`);
 		return JSON.parse(text) as T;
 	}
 
@@ -32,7 +36,11 @@ export class SandboxApi {
 		const records: T[] = [];
 		let cursor: string | null = null;
 		do {
-			const page: ListPage<T> = await this.get<ListPage<T>>(path, { ...query, limit: 200, ...(cursor ? { cursor } : {}) });
+			const page: ListPage<T> = await this.get<ListPage<T>>(path, {
+				...query,
+				limit: 200,
+				...(cursor ? { cursor } : {}),
+			});
 			records.push(...page.data);
 			cursor = page.next_cursor;
 		} while (cursor);

@@ -23,7 +23,8 @@ beforeAll(async () => {
 			held = true;
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-			if (Date.now() > deadline) throw new Error(`Another e2e file held ${lock} for ${LOCK_WAIT_MS} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`Another e2e file held ${lock} for ${LOCK_WAIT_MS} ms`);
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 	}

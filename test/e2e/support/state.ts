@@ -20,6 +20,9 @@ export interface E2eState {
 
 export function readState(): E2eState {
 	const file = process.env[STATE_ENV];
-	if (!file) throw new Error(`${STATE_ENV} is not set: run e2e tests through jest's e2e project (global setup)`);
+	if (!file)
+		throw new Error(
+			`${STATE_ENV} is not set: run e2e tests through jest's e2e project (global setup)`,
+		);
 	return JSON.parse(readFileSync(file, 'utf8')) as E2eState;
 }

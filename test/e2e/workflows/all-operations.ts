@@ -11,13 +11,21 @@ import { onePagePdf, PHOTO_JPEG } from './files';
 
 export const ALL_OPERATIONS_ID = 'IbE2eAllOps00001';
 
-export const REPORT_PDF = onePagePdf(['Home inspection report', 'Prepared by the e2e test of n8n-nodes-inspection-business']);
+export const REPORT_PDF = onePagePdf([
+	'Home inspection report',
+	'Prepared by the e2e test of n8n-nodes-inspection-business',
+]);
 export const DOCUMENT_CSV = Buffer.from('item,condition\nroof,good\nfurnace,replace filter\n');
 export const INSPECTIONS_LISTED = 100;
 export const AGENCIES_LISTED = 3;
 
-const ib = (name: string, resource: string, operation: string, parameters: Record<string, unknown> = {}, options: Record<string, unknown> = {}) =>
-	actionNode(SANDBOX_CREDENTIAL, name, resource, operation, parameters, options);
+const ib = (
+	name: string,
+	resource: string,
+	operation: string,
+	parameters: Record<string, unknown> = {},
+	options: Record<string, unknown> = {},
+) => actionNode(SANDBOX_CREDENTIAL, name, resource, operation, parameters, options);
 const once = { executeOnce: true };
 const first = (node: string, path: string) => `={{ $('${node}').first().json.${path} }}`;
 
@@ -42,7 +50,9 @@ export function allOperationsWorkflow() {
 					birthday: '1980-05-17',
 					agency_id: { __rl: true, mode: 'id', value: first('Agencies', 'id') },
 					tags: `={{ [$('Tags').first().json.name] }}`,
-					social: { profiles: [{ network: 'linkedin', url: 'https://www.linkedin.com/in/e2e-tester' }] },
+					social: {
+						profiles: [{ network: 'linkedin', url: 'https://www.linkedin.com/in/e2e-tester' }],
+					},
 				},
 			},
 			once,
@@ -54,14 +64,22 @@ export function allOperationsWorkflow() {
 		}),
 		codeNode('Photo bytes', `return [{ json: { photo: '${PHOTO_JPEG.toString('base64')}' } }];`),
 		base64ToFile('Photo file', 'photo', 'portrait.jpg', 'image/jpeg'),
-		ib('Upload photo', 'contact', 'uploadPhoto', { contact_id: first('Create contact', 'id'), binaryPropertyName: 'data' }),
+		ib('Upload photo', 'contact', 'uploadPhoto', {
+			contact_id: first('Create contact', 'id'),
+			binaryPropertyName: 'data',
+		}),
 		ib('Delete photo', 'contact', 'deletePhoto', { contact_id: '={{ $json.id }}' }),
 		ib('Get contact', 'contact', 'get', { id: '={{ $json.id }}' }),
 		ib(
 			'Recently changed contacts',
 			'contact',
 			'getAll',
-			{ limit: 10, filters: { updated_since: first('Create contact', 'created_at') }, sort: 'updated_at', sortDirection: 'desc' },
+			{
+				limit: 10,
+				filters: { updated_since: first('Create contact', 'created_at') },
+				sort: 'updated_at',
+				sortDirection: 'desc',
+			},
 			once,
 		),
 		ib('Agents', 'contact', 'getAll', { returnAll: true, filters: { role: 'agent' } }, once),
@@ -71,7 +89,10 @@ export function allOperationsWorkflow() {
 			'getAll',
 			{
 				returnAll: true,
-				filters: { contact_ids: `={{ $('Agents').all().slice(0, 5).map((item) => item.json.id).join(',') }}`, from: '2000-01-01T00:00:00Z' },
+				filters: {
+					contact_ids: `={{ $('Agents').all().slice(0, 5).map((item) => item.json.id).join(',') }}`,
+					from: '2000-01-01T00:00:00Z',
+				},
 			},
 			once,
 		),
@@ -79,11 +100,23 @@ export function allOperationsWorkflow() {
 			'Inspections',
 			'inspection',
 			'getAll',
-			{ limit: INSPECTIONS_LISTED, simplify: false, filters: { include_canceled: true }, sort: 'updated_at', sortDirection: 'desc' },
+			{
+				limit: INSPECTIONS_LISTED,
+				simplify: false,
+				filters: { include_canceled: true },
+				sort: 'updated_at',
+				sortDirection: 'desc',
+			},
 			once,
 		),
 		ib('Inspection by ID', 'inspection', 'get', { id: '={{ $json.id }}' }),
-		ib('Events', 'inspectionEvent', 'getAll', { limit: 10, filters: { updated_since: '2000-01-01T00:00:00Z' } }, once),
+		ib(
+			'Events',
+			'inspectionEvent',
+			'getAll',
+			{ limit: 10, filters: { updated_since: '2000-01-01T00:00:00Z' } },
+			once,
+		),
 		codeNode(
 			'Report bytes',
 			[
@@ -108,14 +141,34 @@ export function allOperationsWorkflow() {
 			internal_only: true,
 			binaryPropertyName: 'data',
 		}),
-		ib('Attachments of inspection', 'attachment', 'getAllForInspection', { inspection_id: first('Report bytes', 'inspectionId'), returnAll: true }, once),
+		ib(
+			'Attachments of inspection',
+			'attachment',
+			'getAllForInspection',
+			{ inspection_id: first('Report bytes', 'inspectionId'), returnAll: true },
+			once,
+		),
 		ib(
 			'Download report',
 			'attachment',
 			'download',
-			{ source: 'attachment', inspection_id: first('Report bytes', 'inspectionId'), attachment_id: first('Upload report', 'id'), binaryPropertyName: 'downloaded' },
+			{
+				source: 'attachment',
+				inspection_id: first('Report bytes', 'inspectionId'),
+				attachment_id: first('Upload report', 'id'),
+				binaryPropertyName: 'downloaded',
+			},
 			once,
 		),
-		ib('Recent reports', 'attachment', 'getAll', { returnAll: true, filters: { kind: 'report', updated_since: first('Upload report', 'created_at') } }, once),
+		ib(
+			'Recent reports',
+			'attachment',
+			'getAll',
+			{
+				returnAll: true,
+				filters: { kind: 'report', updated_since: first('Upload report', 'created_at') },
+			},
+			once,
+		),
 	]);
 }

@@ -49,11 +49,21 @@ export const codeNode = (name: string, jsCode: string): WorkflowNode => ({
 });
 
 /** Convert to File, "Move Base64 String to File": the JSON property becomes binary `data`. */
-export const base64ToFile = (name: string, sourceProperty: string, fileName: string, mimeType: string): WorkflowNode => ({
+export const base64ToFile = (
+	name: string,
+	sourceProperty: string,
+	fileName: string,
+	mimeType: string,
+): WorkflowNode => ({
 	name,
 	type: 'n8n-nodes-base.convertToFile',
 	typeVersion: 1.1,
-	parameters: { operation: 'toBinary', sourceProperty, binaryPropertyName: 'data', options: { fileName, mimeType } },
+	parameters: {
+		operation: 'toBinary',
+		sourceProperty,
+		binaryPropertyName: 'data',
+		options: { fileName, mimeType },
+	},
 });
 
 /** A workflow whose nodes run one after the other, in the order given. */
@@ -67,7 +77,11 @@ export function chain(id: string, name: string, nodes: WorkflowNode[]): N8nWorkf
 		id,
 		name,
 		active: false,
-		nodes: nodes.map((node, index) => ({ id: `${id}-${index}`, position: [index * 220, 0], ...node })),
+		nodes: nodes.map((node, index) => ({
+			id: `${id}-${index}`,
+			position: [index * 220, 0],
+			...node,
+		})),
 		connections,
 		settings: { executionOrder: 'v1' },
 	};

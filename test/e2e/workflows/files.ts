@@ -8,7 +8,9 @@ export const PHOTO_JPEG = Buffer.from(
 
 /** A minimal valid PDF (catalog, one page, Helvetica text), ASCII only. */
 export function onePagePdf(lines: string[]): Buffer {
-	const text = lines.map((line) => `(${line.replace(/[^\x20-\x7e]/g, '?').replace(/[\\()]/g, '\\$&')}) Tj T*`);
+	const text = lines.map(
+		(line) => `(${line.replace(/[^\x20-\x7e]/g, '?').replace(/[\\()]/g, '\\$&')}) Tj T*`,
+	);
 	const content = ['BT', '/F1 14 Tf', '18 TL', '72 740 Td', ...text, 'ET'].join('\n');
 	const objects = [
 		'<< /Type /Catalog /Pages 2 0 R >>',

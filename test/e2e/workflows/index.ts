@@ -3,10 +3,19 @@ import { SANDBOX_KEYS } from '../../../sandbox/index';
 import type { N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
 import { sandboxCredential } from '../../../scripts/workflows';
 import { allOperationsWorkflow } from './all-operations';
-import { GLOBEX_CREDENTIAL, POLL_TRIGGER, pollTriggerWorkflow, WEBHOOK_TRIGGER, webhookTriggerWorkflow } from './triggers';
+import {
+	GLOBEX_CREDENTIAL,
+	POLL_TRIGGER,
+	pollTriggerWorkflow,
+	WEBHOOK_TRIGGER,
+	webhookTriggerWorkflow,
+} from './triggers';
 
 export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
-	return [sandboxCredential(sandboxUrl), sandboxCredential(sandboxUrl, { ...GLOBEX_CREDENTIAL, apiKey: SANDBOX_KEYS.globex })];
+	return [
+		sandboxCredential(sandboxUrl),
+		sandboxCredential(sandboxUrl, { ...GLOBEX_CREDENTIAL, apiKey: SANDBOX_KEYS.globex }),
+	];
 }
 
 export function e2eWorkflows(): N8nWorkflow[] {

@@ -6,9 +6,15 @@
 import type { N8nWorkflow } from '../../../scripts/n8n-instance';
 import { chain, NODE_TYPES } from './build';
 
-export const GLOBEX_CREDENTIAL = { id: 'IbSandboxGlobex1', name: 'Inspection Business sandbox (Globex)' } as const;
+export const GLOBEX_CREDENTIAL = {
+	id: 'IbSandboxGlobex1',
+	name: 'Inspection Business sandbox (Globex)',
+} as const;
 
-export const POLL_TRIGGER = { id: 'IbE2ePollTrigger', node: 'Inspection Business Trigger' } as const;
+export const POLL_TRIGGER = {
+	id: 'IbE2ePollTrigger',
+	node: 'Inspection Business Trigger',
+} as const;
 
 /** What the poll test changes, each with the event it must produce. */
 export const POLLED_EVENTS = [
@@ -26,7 +32,11 @@ export function pollTriggerWorkflow(): N8nWorkflow {
 			name: POLL_TRIGGER.node,
 			type: NODE_TYPES.poll,
 			typeVersion: 1,
-			parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: [...POLLED_EVENTS], options: {} },
+			parameters: {
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				events: [...POLLED_EVENTS],
+				options: {},
+			},
 			credentials: { inspectionBusinessApi: GLOBEX_CREDENTIAL },
 		},
 	]);
@@ -43,7 +53,8 @@ export const WEBHOOK_TRIGGER = {
 } as const;
 
 /** n8n's production URL of the trigger: /webhook/<webhookId>/<path of the node's webhook>. */
-export const webhookUrl = (n8nUrl: string) => `${n8nUrl}/webhook/${WEBHOOK_TRIGGER.webhookId}/webhook`;
+export const webhookUrl = (n8nUrl: string) =>
+	`${n8nUrl}/webhook/${WEBHOOK_TRIGGER.webhookId}/webhook`;
 
 export function webhookTriggerWorkflow(): N8nWorkflow {
 	return chain(WEBHOOK_TRIGGER.id, 'E2E: webhook trigger (Globex)', [

@@ -23,7 +23,8 @@ export const versionDescription: Omit<INodeTypeDescription, 'group'> = {
 	displayName: 'Inspection Business',
 	name: 'inspectionBusiness',
 	version: 1,
-	description: 'Read and write contacts, inspections, agencies, tags, events and attachments of an inspection business',
+	description:
+		'Read and write contacts, inspections, agencies, tags, events and attachments of an inspection business',
 	defaults: { name: 'Inspection Business' },
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],

@@ -9,5 +9,9 @@ export async function readBinaryFile(
 	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
 	const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
 	const extension = binary.fileExtension ? `.${binary.fileExtension}` : '';
-	return { data, fileName: binary.fileName ?? `${property}${extension}`, mimeType: binary.mimeType };
+	return {
+		data,
+		fileName: binary.fileName ?? `${property}${extension}`,
+		mimeType: binary.mimeType,
+	};
 }

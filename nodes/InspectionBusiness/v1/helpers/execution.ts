@@ -64,7 +64,8 @@ export function uuidParameter(
 	if (!isUuid(value)) {
 		throw new NodeOperationError(ctx.getNode(), `${label}: "${value}" is not a valid ID`, {
 			itemIndex,
-			description: 'IDs are UUIDs such as 3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a. Check the value or the expression that sets it.',
+			description:
+				'IDs are UUIDs such as 3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a. Check the value or the expression that sets it.',
 		});
 	}
 	return value;

@@ -50,7 +50,10 @@ export async function getRecords(
 	const fetched = new Map<string, Map<string, IDataObject> | { failed: unknown }>();
 	for (const [key, group] of groups) {
 		try {
-			fetched.set(key, await getByIds.call(this, config.endpoint, [...group.ids], { query: group.query }));
+			fetched.set(
+				key,
+				await getByIds.call(this, config.endpoint, [...group.ids], { query: group.query }),
+			);
 		} catch (error) {
 			// Reported on each item of the group below, so each gets its own index.
 			fetched.set(key, { failed: error });

@@ -16,10 +16,14 @@ function maxRecords(ctx: IExecuteFunctions, itemIndex: number): number | undefin
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
 	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
 	if (!Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(ctx.getNode(), `Limit: ${limit} is not a whole number of at least 1`, {
-			itemIndex,
-			description: 'Set Limit to how many records to return, or turn on Return All',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Limit: ${limit} is not a whole number of at least 1`,
+			{
+				itemIndex,
+				description: 'Set Limit to how many records to return, or turn on Return All',
+			},
+		);
 	}
 	return limit;
 }

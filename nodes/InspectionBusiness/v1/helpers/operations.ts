@@ -3,7 +3,12 @@
  * Get Many (one list per input item) and Get (all input items batched by ID).
  * Each `<op>.operation.ts` instantiates one of these, or writes its own.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/endpoints';
@@ -34,7 +39,9 @@ export interface Operation {
 
 type Simplify = (record: IDataObject) => IDataObject;
 
-const show = (resource: string, operation: string) => ({ show: { resource: [resource], operation: [operation] } });
+const show = (resource: string, operation: string) => ({
+	show: { resource: [resource], operation: [operation] },
+});
 
 export function listOperation(config: {
 	resource: string;
@@ -73,8 +80,14 @@ export function listOperation(config: {
 				if (sort) query.sort = sort;
 			}
 			const records = await listRecords.call(this, endpoint, itemIndex, { pathParams, query });
-			const shape = simplify && (this.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplify : undefined;
-			return records.map((record) => ({ json: shape ? shape(record) : record, pairedItem: { item: itemIndex } }));
+			const shape =
+				simplify && (this.getNodeParameter('simplify', itemIndex, true) as boolean)
+					? simplify
+					: undefined;
+			return records.map((record) => ({
+				json: shape ? shape(record) : record,
+				pairedItem: { item: itemIndex },
+			}));
 		});
 	}
 
@@ -123,12 +136,17 @@ export function getOperation(config: {
 			notFoundHint: config.notFoundHint,
 			query: optionNames.length
 				? function (this: IExecuteFunctions, itemIndex: number) {
-						return filterValues(endpoint, this.getNodeParameter('options', itemIndex, {}) as IDataObject);
+						return filterValues(
+							endpoint,
+							this.getNodeParameter('options', itemIndex, {}) as IDataObject,
+						);
 					}
 				: undefined,
 			shape: simplify
 				? function (this: IExecuteFunctions, itemIndex: number, record: IDataObject) {
-						return (this.getNodeParameter('simplify', itemIndex, true) as boolean) ? simplify(record) : record;
+						return (this.getNodeParameter('simplify', itemIndex, true) as boolean)
+							? simplify(record)
+							: record;
 					}
 				: undefined,
 		});

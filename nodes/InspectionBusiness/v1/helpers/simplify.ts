@@ -32,10 +32,13 @@ export const SIMPLIFIED_INSPECTION_FIELDS = [
 	'deleted',
 ] as const;
 
-const objectOf = (value: unknown): IDataObject => (value && typeof value === 'object' ? (value as IDataObject) : {});
-const listOf = (value: unknown): IDataObject[] => (Array.isArray(value) ? (value as IDataObject[]) : []);
+const objectOf = (value: unknown): IDataObject =>
+	value && typeof value === 'object' ? (value as IDataObject) : {};
+const listOf = (value: unknown): IDataObject[] =>
+	Array.isArray(value) ? (value as IDataObject[]) : [];
 
-const present = (values: unknown[]) => values.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+const present = (values: unknown[]) =>
+	values.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
 
 /** Joins names with ", " so a record maps to one spreadsheet or CRM column; null when there are none. */
 function joined(values: unknown[]): string | null {
@@ -43,7 +46,8 @@ function joined(values: unknown[]): string | null {
 	return names.length ? names.join(', ') : null;
 }
 
-const fullName = (contact: IDataObject) => present([contact.first_name, contact.last_name]).join(' ');
+const fullName = (contact: IDataObject) =>
+	present([contact.first_name, contact.last_name]).join(' ');
 
 /**
  * An inspection's key fields, flat: nested address, price and reports are

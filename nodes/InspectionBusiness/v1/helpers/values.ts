@@ -15,18 +15,26 @@ export function sortValue(field: string, direction: string): string | undefined 
 
 /** A resource locator's value, or a plain string given by expression. */
 export function locatorValue(value: unknown): string {
-	if (value && typeof value === 'object' && 'value' in value) return String((value as IDataObject).value ?? '');
+	if (value && typeof value === 'object' && 'value' in value)
+		return String((value as IDataObject).value ?? '');
 	return typeof value === 'string' ? value : '';
 }
 
 /** A comma-separated list or an array (from an expression) as a clean list. */
 export function listValue(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+	const parts = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
 	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 
 const isEmpty = (value: unknown) =>
-	value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+	value === undefined ||
+	value === null ||
+	value === '' ||
+	(Array.isArray(value) && value.length === 0);
 
 /**
  * Converts the values of fields built by `bodyProperty` into the JSON body the
@@ -53,7 +61,10 @@ export function clearedValue(endpoint: EndpointKey, name: string): [] | null {
 }
 
 /** The first pair of mutually exclusive fields both present in the body, by label. */
-export function exclusiveConflict(endpoint: EndpointKey, body: IDataObject): [string, string] | undefined {
+export function exclusiveConflict(
+	endpoint: EndpointKey,
+	body: IDataObject,
+): [string, string] | undefined {
 	const spec: Endpoint = ENDPOINTS[endpoint];
 	const pair = (spec.body?.exclusive ?? []).find(([a, b]) => a in body && b in body);
 	if (!pair) return undefined;

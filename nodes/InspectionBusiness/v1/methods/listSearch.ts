@@ -18,7 +18,11 @@ export async function searchAgencies(
 	const page = (await apiRequest.call(this, 'listAgencies', { query })) as IDataObject;
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results = ((page.data ?? []) as IDataObject[])
-		.filter((agency) => String(agency.name ?? '').toLowerCase().includes(needle))
+		.filter((agency) =>
+			String(agency.name ?? '')
+				.toLowerCase()
+				.includes(needle),
+		)
 		.map((agency) => ({ name: String(agency.name), value: String(agency.id) }));
 	return { results, paginationToken: (page.next_cursor as string | null) ?? undefined };
 }

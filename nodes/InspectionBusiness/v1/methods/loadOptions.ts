@@ -4,7 +4,8 @@ import { paginate } from '../../../shared/transport';
 
 async function allTags(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
 	const tags: IDataObject[] = [];
-	for await (const page of paginate.call(ctx, 'listTags', { query: {} })) for (const tag of page) tags.push(tag);
+	for await (const page of paginate.call(ctx, 'listTags', { query: {} }))
+		for (const tag of page) tags.push(tag);
 	return tags.sort((a, b) => String(a.name).localeCompare(String(b.name)));
 }
 
@@ -12,10 +13,18 @@ const countOf = (tag: IDataObject) => `${String(tag.contact_count ?? 0)} contact
 
 /** Tags by name: `tags` on a contact and the `tag` filter take names. */
 export async function getTags(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return (await allTags(this)).map((tag) => ({ name: String(tag.name), value: String(tag.name), description: countOf(tag) }));
+	return (await allTags(this)).map((tag) => ({
+		name: String(tag.name),
+		value: String(tag.name),
+		description: countOf(tag),
+	}));
 }
 
 /** Tags by ID, for the `tag_id` filter. */
 export async function getTagIds(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return (await allTags(this)).map((tag) => ({ name: String(tag.name), value: String(tag.id), description: countOf(tag) }));
+	return (await allTags(this)).map((tag) => ({
+		name: String(tag.name),
+		value: String(tag.id),
+		description: countOf(tag),
+	}));
 }

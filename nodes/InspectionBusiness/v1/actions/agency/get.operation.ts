@@ -4,5 +4,6 @@ export const { description, execute, endpoint, queryScope } = getOperation({
 	resource: 'agency',
 	endpoint: 'listAgencies',
 	record: 'Agency',
-	notFoundHint: 'No agency with this ID exists in the account of this credential. Check the ID and the credential.',
+	notFoundHint:
+		'No agency with this ID exists in the account of this credential. Check the ID and the credential.',
 });

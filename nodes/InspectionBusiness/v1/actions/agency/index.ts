@@ -15,7 +15,12 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['agency'] } },
 		options: [
 			{ name: 'Get', value: 'get', description: 'Get an agency by ID', action: 'Get an agency' },
-			{ name: 'Get Many', value: 'getAll', description: 'Get many agencies', action: 'Get many agencies' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get many agencies',
+				action: 'Get many agencies',
+			},
 		],
 		default: 'get',
 	},

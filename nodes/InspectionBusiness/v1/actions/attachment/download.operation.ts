@@ -10,56 +10,69 @@ import { forEachItem } from '../../helpers/execution';
 export const endpoint: EndpointKey = 'listInspectionAttachments';
 export const queryScope: readonly string[] = [];
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['download'] } }, [
-	{
-		displayName: 'Source',
-		name: 'source',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Inspection and Attachment ID',
-				value: 'attachment',
-				description: 'Read a fresh download link from the inspection (links expire after an hour)',
-			},
-			{
-				name: 'Signed URL',
-				value: 'url',
-				description: 'Download a signed link such as the URL of an attachment read less than an hour ago',
-			},
-		],
-		default: 'attachment',
-	},
-	{ ...pathIdField('inspection_id', 'The inspection the attachment belongs to'), displayOptions: { show: { source: ['attachment'] } } },
-	{
-		displayName: 'Attachment ID',
-		name: 'attachment_id',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The attachment to download; attachment IDs are unique within their inspection only',
-		displayOptions: { show: { source: ['attachment'] } },
-	},
-	{
-		displayName: 'URL',
-		name: 'url',
-		type: 'string',
-		required: true,
-		default: '={{ $json.url }}',
-		description: 'The signed link to download, e.g. the URL of an attachment or a photo; the API key is never sent to it',
-		displayOptions: { show: { source: ['url'] } },
-	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
-	},
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['download'] } },
+	[
+		{
+			displayName: 'Source',
+			name: 'source',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'Inspection and Attachment ID',
+					value: 'attachment',
+					description:
+						'Read a fresh download link from the inspection (links expire after an hour)',
+				},
+				{
+					name: 'Signed URL',
+					value: 'url',
+					description:
+						'Download a signed link such as the URL of an attachment read less than an hour ago',
+				},
+			],
+			default: 'attachment',
+		},
+		{
+			...pathIdField('inspection_id', 'The inspection the attachment belongs to'),
+			displayOptions: { show: { source: ['attachment'] } },
+		},
+		{
+			displayName: 'Attachment ID',
+			name: 'attachment_id',
+			type: 'string',
+			required: true,
+			default: '',
+			description:
+				'The attachment to download; attachment IDs are unique within their inspection only',
+			displayOptions: { show: { source: ['attachment'] } },
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '={{ $json.url }}',
+			description:
+				'The signed link to download, e.g. the URL of an attachment or a photo; the API key is never sent to it',
+			displayOptions: { show: { source: ['url'] } },
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			required: true,
+			default: 'data',
+			hint: 'The name of the output binary field to put the file in',
+		},
+	],
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	// One listing per inspection per execution, shared by the items that download from it.
 	const listings = new Map<string, Promise<IDataObject[]>>();
 	const listing = (inspectionId: string) => {
@@ -80,7 +93,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		} else {
 			const inspectionId = this.getNodeParameter('inspection_id', itemIndex) as string;
 			const attachmentId = (this.getNodeParameter('attachment_id', itemIndex) as string).trim();
-			json = findAttachment(this, await listing(inspectionId), inspectionId, attachmentId, itemIndex);
+			json = findAttachment(
+				this,
+				await listing(inspectionId),
+				inspectionId,
+				attachmentId,
+				itemIndex,
+			);
 			url = json.url as string;
 		}
 		if (!url) {
@@ -102,7 +121,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 async function listAll(ctx: IExecuteFunctions, inspectionId: string): Promise<IDataObject[]> {
 	const attachments: IDataObject[] = [];
-	for await (const page of paginate.call(ctx, endpoint, { pathParams: { inspection_id: inspectionId }, query: {} })) {
+	for await (const page of paginate.call(ctx, endpoint, {
+		pathParams: { inspection_id: inspectionId },
+		query: {},
+	})) {
 		for (const attachment of page) attachments.push(attachment);
 	}
 	return attachments;
@@ -117,16 +139,25 @@ function findAttachment(
 ): IDataObject {
 	const attachment = attachments.find((a) => a.id === attachmentId);
 	if (!attachment) {
-		throw new NodeOperationError(ctx.getNode(), `Attachment ${attachmentId} not found on inspection ${inspectionId}`, {
-			itemIndex,
-			description: 'Attachment IDs are unique within their inspection only: check both IDs.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Attachment ${attachmentId} not found on inspection ${inspectionId}`,
+			{
+				itemIndex,
+				description: 'Attachment IDs are unique within their inspection only: check both IDs.',
+			},
+		);
 	}
 	if (!attachment.url) {
-		throw new NodeOperationError(ctx.getNode(), `Attachment ${attachmentId} has no file to download`, {
-			itemIndex,
-			description: 'A report may be only a name and a description (for example a link) without a file.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Attachment ${attachmentId} has no file to download`,
+			{
+				itemIndex,
+				description:
+					'A report may be only a name and a description (for example a link) without a file.',
+			},
+		);
 	}
 	return attachment;
 }

@@ -6,7 +6,10 @@ import * as getAll from './getAll.operation';
 import * as getAllForInspection from './getAllForInspection.operation';
 import * as upload from './upload.operation';
 
-export const operations = { download, getAll, getAllForInspection, upload } satisfies Record<string, Operation>;
+export const operations = { download, getAll, getAllForInspection, upload } satisfies Record<
+	string,
+	Operation
+>;
 
 export const description: INodeProperties[] = [
 	{

@@ -15,22 +15,29 @@ const onlyFor = (kind: string, property: INodeProperties): INodeProperties => ({
 	displayOptions: { show: { kind: [kind] } },
 });
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['upload'] } }, [
-	pathIdField('inspection_id', 'The inspection to attach to; a report needs a confirmed inspection'),
-	{ ...field('kind'), required: true },
-	field('name'),
-	onlyFor('report', field('description')),
-	onlyFor('document', field('internal_only')),
-	{
-		displayName: 'Send File',
-		name: 'sendFile',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to upload a file with the report; without one, the report is only its name and description (e.g. a link)',
-		displayOptions: { show: { kind: ['report'] } },
-	},
-	{ ...binaryInputField, displayOptions: { hide: { sendFile: [false] } } },
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['upload'] } },
+	[
+		pathIdField(
+			'inspection_id',
+			'The inspection to attach to; a report needs a confirmed inspection',
+		),
+		{ ...field('kind'), required: true },
+		field('name'),
+		onlyFor('report', field('description')),
+		onlyFor('document', field('internal_only')),
+		{
+			displayName: 'Send File',
+			name: 'sendFile',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to upload a file with the report; without one, the report is only its name and description (e.g. a link)',
+			displayOptions: { show: { kind: ['report'] } },
+		},
+		{ ...binaryInputField, displayOptions: { hide: { sendFile: [false] } } },
+	],
+);
 
 /**
  * Multipart upload (A20). `uploadFile` checks the fields (a report's name) and
@@ -38,7 +45,10 @@ export const description = updateDisplayOptions({ show: { resource: ['attachment
  * confirmed-inspection rule for reports is the server's, whose 400 is shown.
  * Each report upload emails the client, so the transport never repeats one.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const inspectionId = this.getNodeParameter('inspection_id', itemIndex) as string;
 		const kind = this.getNodeParameter('kind', itemIndex) as 'report' | 'document';
@@ -49,9 +59,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const text = this.getNodeParameter('description', itemIndex, '') as string;
 			if (text) fields.description = text;
 		} else {
-			fields.internal_only = String(this.getNodeParameter('internal_only', itemIndex, false) as boolean);
+			fields.internal_only = String(
+				this.getNodeParameter('internal_only', itemIndex, false) as boolean,
+			);
 		}
-		const sendFile = kind === 'document' || (this.getNodeParameter('sendFile', itemIndex, true) as boolean);
+		const sendFile =
+			kind === 'document' || (this.getNodeParameter('sendFile', itemIndex, true) as boolean);
 		const file = sendFile ? await readBinaryFile(this, itemIndex) : undefined;
 		const attachment = await uploadFile.call(this, endpoint, {
 			pathParams: { inspection_id: inspectionId },

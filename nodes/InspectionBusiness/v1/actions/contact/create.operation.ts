@@ -15,14 +15,26 @@ const REQUIRED = bodyFields(endpoint)
 	.filter((f) => f.required)
 	.map((f) => f.name);
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['create'] } }, [
-	...bodyProperties(endpoint, REQUIRED),
-	bodyCollection(endpoint, { displayName: 'Additional Fields', name: 'additionalFields' }, REQUIRED),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['create'] } },
+	[
+		...bodyProperties(endpoint, REQUIRED),
+		bodyCollection(
+			endpoint,
+			{ displayName: 'Additional Fields', name: 'additionalFields' },
+			REQUIRED,
+		),
+	],
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const values: IDataObject = { ...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject) };
+		const values: IDataObject = {
+			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+		};
 		for (const name of REQUIRED) values[name] = this.getNodeParameter(name, itemIndex);
 		const body = bodyValues(endpoint, values);
 		assertNoExclusiveConflict(this, endpoint, body, itemIndex);

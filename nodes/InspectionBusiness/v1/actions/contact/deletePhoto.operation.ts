@@ -8,14 +8,25 @@ import { forEachItem } from '../../helpers/execution';
 
 export const endpoint: EndpointKey = 'deleteContactPhoto';
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['deletePhoto'] } }, [
-	pathIdField('contact_id', 'The contact whose photo to remove; removing a photo that is already gone is not an error'),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['deletePhoto'] } },
+	[
+		pathIdField(
+			'contact_id',
+			'The contact whose photo to remove; removing a photo that is already gone is not an error',
+		),
+	],
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
-		const contact = (await apiRequest.call(this, endpoint, { pathParams: { contact_id: contactId } })) as IDataObject;
+		const contact = (await apiRequest.call(this, endpoint, {
+			pathParams: { contact_id: contactId },
+		})) as IDataObject;
 		return [{ json: contact, pairedItem: { item: itemIndex } }];
 	});
 }

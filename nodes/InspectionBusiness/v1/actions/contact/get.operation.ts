@@ -4,5 +4,6 @@ export const { description, execute, endpoint, queryScope } = getOperation({
 	resource: 'contact',
 	endpoint: 'listContacts',
 	record: 'Contact',
-	notFoundHint: 'No contact with this ID exists in the account of this credential. Check the ID and the credential.',
+	notFoundHint:
+		'No contact with this ID exists in the account of this credential. Check the ID and the credential.',
 });

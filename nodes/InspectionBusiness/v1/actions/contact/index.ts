@@ -8,7 +8,14 @@ import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 import * as uploadPhoto from './uploadPhoto.operation';
 
-export const operations = { create, deletePhoto, get, getAll, update, uploadPhoto } satisfies Record<string, Operation>;
+export const operations = {
+	create,
+	deletePhoto,
+	get,
+	getAll,
+	update,
+	uploadPhoto,
+} satisfies Record<string, Operation>;
 
 export const description: INodeProperties[] = [
 	{
@@ -18,7 +25,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['contact'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Create a contact', action: 'Create a contact' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a contact',
+				action: 'Create a contact',
+			},
 			{
 				name: 'Delete Photo',
 				value: 'deletePhoto',
@@ -26,8 +38,18 @@ export const description: INodeProperties[] = [
 				action: 'Delete the photo of a contact',
 			},
 			{ name: 'Get', value: 'get', description: 'Get a contact by ID', action: 'Get a contact' },
-			{ name: 'Get Many', value: 'getAll', description: 'Get many contacts', action: 'Get many contacts' },
-			{ name: 'Update', value: 'update', description: 'Update a contact', action: 'Update a contact' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get many contacts',
+				action: 'Get many contacts',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Update a contact',
+				action: 'Update a contact',
+			},
 			{
 				name: 'Upload Photo',
 				value: 'uploadPhoto',

@@ -10,15 +10,19 @@ import { bodyValues, clearedValue } from '../../helpers/values';
 
 export const endpoint: EndpointKey = 'updateContact';
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['update'] } }, [
-	pathIdField('contact_id', 'The contact to update'),
-	bodyCollection(endpoint, {
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		description: 'Fields to change; the others stay as they are. An empty value changes nothing: use Fields to Clear.',
-	}),
-	fieldsToClear(endpoint),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['update'] } },
+	[
+		pathIdField('contact_id', 'The contact to update'),
+		bodyCollection(endpoint, {
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			description:
+				'Fields to change; the others stay as they are. An empty value changes nothing: use Fields to Clear.',
+		}),
+		fieldsToClear(endpoint),
+	],
+);
 
 const labelOf = (name: string) => bodyField(endpoint, name).label;
 
@@ -26,10 +30,16 @@ const labelOf = (name: string) => bodyField(endpoint, name).label;
  * PATCH sends only what changes: the Update Fields that are set, and null (or
  * an empty tag list) for each of Fields to Clear. Everything else is left as is.
  */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
-		const body = bodyValues(endpoint, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+		const body = bodyValues(
+			endpoint,
+			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+		);
 		for (const name of this.getNodeParameter('fieldsToClear', itemIndex, []) as string[]) {
 			if (name in body) {
 				throw new NodeOperationError(this.getNode(), `${labelOf(name)} is both set and cleared`, {
@@ -46,7 +56,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			});
 		}
 		assertNoExclusiveConflict(this, endpoint, body, itemIndex);
-		const contact = (await apiRequest.call(this, endpoint, { pathParams: { contact_id: contactId }, body })) as IDataObject;
+		const contact = (await apiRequest.call(this, endpoint, {
+			pathParams: { contact_id: contactId },
+			body,
+		})) as IDataObject;
 		return [{ json: contact, pairedItem: { item: itemIndex } }];
 	});
 }

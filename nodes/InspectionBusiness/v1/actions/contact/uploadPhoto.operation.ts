@@ -9,13 +9,19 @@ import { forEachItem } from '../../helpers/execution';
 
 export const endpoint = 'uploadContactPhoto' satisfies EndpointKey;
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['uploadPhoto'] } }, [
-	pathIdField('contact_id', 'The contact whose photo to set; a new photo replaces the old one'),
-	binaryInputField,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['uploadPhoto'] } },
+	[
+		pathIdField('contact_id', 'The contact whose photo to set; a new photo replaces the old one'),
+		binaryInputField,
+	],
+);
 
 /** Type and size are checked by `uploadFile` (FILE_RULES.photo) before anything is sent. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
 		const file = await readBinaryFile(this, itemIndex);

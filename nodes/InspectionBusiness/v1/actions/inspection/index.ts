@@ -20,7 +20,12 @@ export const description: INodeProperties[] = [
 				description: 'Get an inspection by ID, canceled ones included',
 				action: 'Get an inspection',
 			},
-			{ name: 'Get Many', value: 'getAll', description: 'Get many inspections', action: 'Get many inspections' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get many inspections',
+				action: 'Get many inspections',
+			},
 		],
 		default: 'get',
 	},
