@@ -138,7 +138,10 @@ export async function execute(
 			const same = await findSameUpload(this, upload);
 			if (same) {
 				return [
-					{ json: { ...same, skipped: true, reason: 'duplicate' }, pairedItem: { item: itemIndex } },
+					{
+						json: { ...same, skipped: true, reason: 'duplicate' },
+						pairedItem: { item: itemIndex },
+					},
 				];
 			}
 		}

@@ -1,8 +1,9 @@
 /**
- * Skip Duplicates: n8n's Retry On Fail and a re-run of a failed execution send
- * the whole upload again, and each report upload emails the client. With the
- * option on (the default for reports), the node lists the inspection's reports
+ * n8n's Retry On Fail and a re-run of a failed execution send a whole write
+ * again. Skip Duplicates: each report upload emails the client, so with the
+ * option on (the default for reports) the node lists the inspection's reports
  * first and outputs the one already there instead of uploading it twice.
+ * Contact Create has no such check; its error says how to re-run safely.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -55,7 +56,12 @@ describe('reports (Skip Duplicates on by default)', () => {
 		expect(again.items).toEqual([
 			{
 				// The signed url is fresh in each answer; the rest is the stored report.
-				json: { ...first.items[0].json, url: expect.any(String), skipped: true, reason: 'duplicate' },
+				json: {
+					...first.items[0].json,
+					url: expect.any(String),
+					skipped: true,
+					reason: 'duplicate',
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -94,9 +100,7 @@ describe('reports (Skip Duplicates on by default)', () => {
 		await upload({ skipDuplicates: false }, pdf('twice.pdf'));
 		await upload({ skipDuplicates: false }, pdf('twice.pdf'));
 		expect((await requests(sandbox)).map((e) => e.method)).toEqual(['POST', 'POST']);
-		expect((await attachments('report')).filter((r) => r.filename === 'twice.pdf')).toHaveLength(
-			2,
-		);
+		expect((await attachments('report')).filter((r) => r.filename === 'twice.pdf')).toHaveLength(2);
 	});
 
 	test('the same file name with another size is another report', async () => {
@@ -104,9 +108,7 @@ describe('reports (Skip Duplicates on by default)', () => {
 		const other = Buffer.concat([SAMPLE_FILES.pdf, Buffer.from('\n% revised\n')]);
 		const second = await upload({}, pdf('final.pdf', other));
 		expect(second.items[0].json.skipped).toBeUndefined();
-		expect((await attachments('report')).filter((r) => r.filename === 'final.pdf')).toHaveLength(
-			2,
-		);
+		expect((await attachments('report')).filter((r) => r.filename === 'final.pdf')).toHaveLength(2);
 	});
 
 	test('a document with the same file and size is not a duplicate of a report', async () => {
@@ -183,5 +185,22 @@ describe('the server file name rule (D8), shared by node and sandbox', () => {
 		const name = 'Ünïcode & spaces (v2).pdf';
 		const { items } = await upload({ skipDuplicates: false }, pdf(name));
 		expect(items[0].json.filename).toBe(sanitizeFilename(name));
+	});
+});
+
+describe('Contact Create when the answer is lost', () => {
+	test('the error says to look the contact up by email and names Create or Update as retry-safe', async () => {
+		await sandbox.control.queueFaults({ kind: 'reset', method: 'POST', path: '/v1/contacts' });
+		const result = await run(sandbox, {
+			resource: 'contact',
+			operation: 'create',
+			first_name: 'Retry',
+			email: 'retry.safe@example.com',
+		});
+		expect(result.error?.message).toMatch(/may have been applied/);
+		expect(result.error?.description).toMatch(
+			/a re-run would create a second one\. Look it up by email .*Create or Update .*safe to retry/,
+		);
+		expect(await requests(sandbox, { method: 'POST' })).toHaveLength(1);
 	});
 });
