@@ -1,4 +1,5 @@
 import type { FileRule } from '../nodes/shared/endpoints';
+export { sanitizeFilename } from '../nodes/shared/filenames';
 import { badRequest } from './http';
 import type { UploadedFile } from './multipart';
 
@@ -28,19 +29,4 @@ export function checkFileType(rule: FileRule, file: UploadedFile): string {
 		);
 	}
 	return contentType;
-}
-
-const clean = (text: string) =>
-	text
-		.normalize('NFKD')
-		.replace(/[\u0300-\u036f]/g, '')
-		.replace(/ /g, '_')
-		.replace(/[^A-Za-z0-9._-]/g, '');
-
-/** D8 (busboy already dropped any path): spaces become underscores; only letters, digits, dot, underscore and hyphen stay; accents lose their marks. */
-export function sanitizeFilename(filename: string): string {
-	const dot = filename.lastIndexOf('.');
-	const [stem, ext] =
-		dot > 0 ? [filename.slice(0, dot), clean(filename.slice(dot + 1))] : [filename, ''];
-	return `${clean(stem).replace(/^\.+/, '') || 'file'}${ext ? `.${ext}` : ''}`;
 }

@@ -123,10 +123,43 @@ describe('contact photo', () => {
 		expect(await requests(sandbox)).toHaveLength(1);
 	});
 
-	test('a missing binary property is an item error naming it', async () => {
-		const result = await upload([{ json: {} }]);
-		expect(errorText(result)).toMatch(/data/);
+	test('a missing binary property is an item error naming it and the ones there, with no request', async () => {
+		const { items } = await run(
+			sandbox,
+			{ resource: 'contact', operation: 'uploadPhoto', contact_id: contactId },
+			{
+				items: [{ json: {} }, ...withFile(SAMPLE_FILES.jpg, 'p.jpg', 'image/jpeg', 'photo')],
+				continueOnFail: true,
+			},
+		);
+		expect(items).toEqual([
+			{
+				json: {
+					error: 'Input Binary Field "data": the item has no binary data named "data"',
+					description: expect.stringMatching(
+						/^The item has no binary data at all\..*Nothing was sent/,
+					),
+				},
+				pairedItem: { item: 0 },
+			},
+			{
+				json: {
+					error: 'Input Binary Field "data": the item has no binary data named "data"',
+					description: expect.stringMatching(/^Its binary fields are: photo\./),
+				},
+				pairedItem: { item: 1 },
+			},
+		]);
 		expect(await requests(sandbox)).toHaveLength(0);
+	});
+
+	test('a .jpg typed application/octet-stream is sent as image/jpeg', async () => {
+		const { error } = await upload(
+			withFile(SAMPLE_FILES.jpg, 'scan.jpg', 'application/octet-stream'),
+		);
+		expect(error).toBeUndefined();
+		const [entry] = await requests(sandbox, { method: 'POST' });
+		expect(entry.form?.files[0]).toMatchObject({ filename: 'scan.jpg', contentType: 'image/jpeg' });
 	});
 
 	test('Delete Photo clears photo_url, and deleting again is fine', async () => {
@@ -266,9 +299,83 @@ describe('attachments', () => {
 		},
 	);
 
-	test('a document without a binary is an item error', async () => {
+	test('a document without a binary is an item error naming the field, with no request', async () => {
 		const result = await upload({ inspection_id: confirmedId, kind: 'document' }, [{ json: {} }]);
-		expect(errorText(result)).toMatch(/data/);
+		expect(result.error?.message).toBe(
+			'Input Binary Field "data": the item has no binary data named "data"',
+		);
+		expect(result.error?.context.itemIndex).toBe(0);
+		expect(errorText(result)).toMatch(/Nothing was sent/);
 		expect(await requests(sandbox)).toHaveLength(0);
+	});
+
+	test('a document from another binary field lists the fields the item has', async () => {
+		const result = await upload(
+			{ inspection_id: confirmedId, kind: 'document', binaryPropertyName: 'attachment' },
+			[
+				{
+					json: {},
+					binary: {
+						data: { data: SAMPLE_FILES.pdf, fileName: 'a.pdf', mimeType: 'application/pdf' },
+						scan: { data: SAMPLE_FILES.jpg, fileName: 'b.jpg', mimeType: 'image/jpeg' },
+					},
+				},
+			],
+		);
+		expect(result.error?.message).toContain('"attachment"');
+		expect(result.error?.description).toMatch(/^Its binary fields are: data, scan\./);
+		expect(await requests(sandbox)).toHaveLength(0);
+	});
+
+	describe('a binary typed application/octet-stream', () => {
+		test('a .pdf report is sent as application/pdf', async () => {
+			const { items, error } = await upload(
+				{ inspection_id: confirmedId, kind: 'report', name: 'Octet' },
+				withFile(SAMPLE_FILES.pdf, 'octet.PDF', 'application/octet-stream'),
+			);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ content_type: 'application/pdf' });
+			const [entry] = await requests(sandbox, { method: 'POST' });
+			expect(entry.form?.files[0]).toMatchObject({ contentType: 'application/pdf' });
+		});
+
+		test('a .csv document is sent as text/csv', async () => {
+			const { items } = await upload(
+				{ inspection_id: confirmedId, kind: 'document' },
+				withFile(SAMPLE_FILES.csv, 'items.csv', 'application/octet-stream'),
+			);
+			expect(items[0].json).toMatchObject({ content_type: 'text/csv' });
+		});
+
+		test('an extension the kind does not take is still refused, with no request', async () => {
+			const result = await upload(
+				{ inspection_id: confirmedId, kind: 'report', name: 'X' },
+				withFile(SAMPLE_FILES.csv, 'items.csv', 'application/octet-stream'),
+			);
+			expect(result.error?.message).toMatch(/report must be one of/);
+			expect(await requests(sandbox)).toHaveLength(0);
+		});
+
+		test('the Content Type option overrides the type, and is checked against the extension', async () => {
+			const overridden = await upload(
+				{
+					inspection_id: confirmedId,
+					kind: 'document',
+					uploadOptions: { contentType: 'text/plain' },
+				},
+				withFile(SAMPLE_FILES.txt, 'notes.txt', 'text/csv'),
+			);
+			expect(overridden.items[0].json).toMatchObject({ content_type: 'text/plain' });
+			const mismatch = await upload(
+				{
+					inspection_id: confirmedId,
+					kind: 'document',
+					uploadOptions: { contentType: 'image/png' },
+				},
+				withFile(SAMPLE_FILES.pdf, 'a.pdf', 'application/octet-stream'),
+			);
+			expect(mismatch.error?.message).toMatch(/"image\/png" does not match "\.pdf"/);
+			expect(await requests(sandbox, { method: 'POST' })).toHaveLength(1);
+		});
 	});
 });

@@ -22,6 +22,8 @@ const CONTROLS: Record<string, string> = {
 	source: 'chooses how Download finds the link',
 	attachment_id: "picks the attachment from its inspection's list",
 	url: 'a signed link, fetched without the API key',
+	skipDuplicates: "lists the inspection's attachments first and outputs one already there",
+	contentType: "the uploaded file's content type, instead of the binary's MIME type",
 };
 
 export interface OperationField {

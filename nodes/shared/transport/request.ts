@@ -54,7 +54,13 @@ function describeWrite(exchange: Exchange): { what: string; why: string } {
 	if (exchange.upload === 'report') {
 		return {
 			what: 'The report upload may have been received',
-			why: "Each report upload makes the account email the client, so it was not re-sent. Check the inspection's attachments before uploading it again.",
+			why: "Each report upload makes the account email the client, so it was not re-sent. Check the inspection's attachments before uploading it again; with Skip Duplicates on, a re-run outputs the report if it arrived instead of uploading it again.",
+		};
+	}
+	if (exchange.endpoint === 'createContact') {
+		return {
+			what: 'The request may have been applied',
+			why: 'A POST is not repeated automatically when it may have reached the server: the contact may exist now, and a re-run would create a second one. Look it up by email (Contact > Get Many, Email filter) before running it again; Contact > Create or Update is the operation that is safe to retry.',
 		};
 	}
 	if (exchange.upload) {

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { binaryInputField, pathIdField } from '../../../../shared/fields';
 import { uploadFile } from '../../../../shared/transport';
-import { readBinaryFile } from '../../helpers/binary';
+import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
 import { forEachItem } from '../../helpers/execution';
 
 export const endpoint = 'uploadContactPhoto' satisfies EndpointKey;
@@ -14,6 +14,7 @@ export const description = updateDisplayOptions(
 	[
 		pathIdField('contact_id', 'The contact whose photo to set; a new photo replaces the old one'),
 		binaryInputField,
+		uploadOptionsField,
 	],
 );
 
@@ -24,7 +25,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
-		const file = await readBinaryFile(this, itemIndex);
+		const file = await readBinaryFile(this, itemIndex, 'photo');
 		const contact = await uploadFile.call(this, endpoint, {
 			pathParams: { contact_id: contactId },
 			fields: {},
