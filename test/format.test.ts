@@ -16,4 +16,4 @@ it('every file is formatted with the starter Prettier config', () => {
 		output = String((error as { stdout?: string }).stdout ?? error);
 	}
 	expect(output.trim().split('\n').filter(Boolean)).toEqual([]);
-}, 60_000);
+}, 180_000);
