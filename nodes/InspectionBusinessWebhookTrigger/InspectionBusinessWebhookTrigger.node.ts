@@ -1,6 +1,9 @@
 import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
 	IDataObject,
 	IHookFunctions,
+	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -9,7 +12,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getByIds } from '../shared/transport';
-import { headerValue, secretsMatch, signatureMatches } from './auth';
+import { headerValue, secretProblem, secretsMatch, signatureMatches } from './auth';
 import { listOfEvent, readPayload, type WebhookPayload } from './payload';
 import { WEBHOOK_TRIGGER_PROPERTIES } from './properties';
 import { isRepeat, remember } from './replay';
@@ -82,6 +85,7 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				name: 'inspectionBusinessWebhookApi',
 				required: true,
 				displayOptions: { show: { secretSource: ['credential'] } },
+				testedBy: 'webhookSecret',
 			},
 			// The API key is needed only to re-fetch the record.
 			{
@@ -94,6 +98,21 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
 		properties: WEBHOOK_TRIGGER_PROPERTIES,
+	};
+
+	methods = {
+		credentialTest: {
+			// The secret is never sent anywhere by n8n, so the test checks what it can locally.
+			async webhookSecret(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const problem = secretProblem(credential.data?.secret);
+				return problem === undefined
+					? { status: 'OK', message: 'The secret can be used' }
+					: { status: 'Error', message: problem };
+			},
+		},
 	};
 
 	webhookMethods = {

@@ -41,6 +41,7 @@ export function listOfEvent(
 ): { endpoint: EndpointKey; query: IDataObject; noun: string } | undefined {
 	if (event?.startsWith('inspection.'))
 		return { endpoint: 'listInspections', query: { include_deleted: true }, noun: 'inspection' };
-	if (event?.startsWith('contact.')) return { endpoint: 'listContacts', query: {}, noun: 'contact' };
+	if (event?.startsWith('contact.'))
+		return { endpoint: 'listContacts', query: {}, noun: 'contact' };
 	return undefined;
 }

@@ -4,7 +4,7 @@
  * hold it as a node parameter and store no `secretSource`, keep working unchanged, and either
  * version may choose the other source explicitly.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { ICredentialTestFunctions, INodeParameters } from 'n8n-workflow';
 
 import { InspectionBusinessWebhookApi } from '../../credentials/InspectionBusinessWebhookApi.credentials';
 import { InspectionBusinessWebhookTrigger } from '../../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
@@ -77,7 +77,25 @@ test('the credential has only the secret, as a password field, and version 2 ask
 		name: 'inspectionBusinessWebhookApi',
 		required: true,
 		displayOptions: { show: { secretSource: ['credential'] } },
+		testedBy: 'webhookSecret',
 	});
 	const secret = description.properties.find((property) => property.name === 'secret');
 	expect(secret?.displayOptions).toEqual({ show: { secretSource: ['parameter'] } });
+});
+
+test("the credential's test refuses an empty secret and one with spaces around it, which a header cannot carry", async () => {
+	const check = async (secret: string) =>
+		await trigger.methods.credentialTest.webhookSecret.call({} as ICredentialTestFunctions, {
+			id: 'c',
+			name: 'Webhook secret',
+			type: 'inspectionBusinessWebhookApi',
+			data: { secret },
+		});
+	expect((await check('')).status).toBe('Error');
+	expect((await check('   ')).status).toBe('Error');
+	expect(await check(' padded ')).toEqual({
+		status: 'Error',
+		message: 'The secret starts or ends with a space, which a header cannot carry: remove it',
+	});
+	expect((await check('a good secret')).status).toBe('OK');
 });
