@@ -7,6 +7,9 @@ import {
 	GLOBEX_CREDENTIAL,
 	POLL_TRIGGER,
 	pollTriggerWorkflow,
+	REPLAY_TRIGGER,
+	replayTriggerCredential,
+	replayTriggerWorkflow,
 	WEBHOOK_TRIGGER,
 	webhookTriggerWorkflow,
 } from './triggers';
@@ -15,12 +18,22 @@ export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
 	return [
 		sandboxCredential(sandboxUrl),
 		sandboxCredential(sandboxUrl, { ...GLOBEX_CREDENTIAL, apiKey: SANDBOX_KEYS.globex }),
+		replayTriggerCredential(),
 	];
 }
 
 export function e2eWorkflows(): N8nWorkflow[] {
-	return [allOperationsWorkflow(), pollTriggerWorkflow(), webhookTriggerWorkflow()];
+	return [
+		allOperationsWorkflow(),
+		pollTriggerWorkflow(),
+		webhookTriggerWorkflow(),
+		replayTriggerWorkflow(),
+	];
 }
 
 /** Workflows with a trigger, published before `n8n start` so that it activates them. */
-export const PUBLISHED_WORKFLOWS: string[] = [POLL_TRIGGER.id, WEBHOOK_TRIGGER.id];
+export const PUBLISHED_WORKFLOWS: string[] = [
+	POLL_TRIGGER.id,
+	WEBHOOK_TRIGGER.id,
+	REPLAY_TRIGGER.id,
+];
