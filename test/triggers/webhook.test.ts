@@ -1,6 +1,8 @@
 /**
  * The webhook trigger through n8n-core's WebhookContext (the harness's
- * runWebhook): the shared secret in a header or the query, the optional HMAC of
+ * runWebhook), version 2 with its secret in the webhook credential (where the
+ * secret lives: webhook.secret.test.ts; repeats: webhook.replay.test.ts): the
+ * shared secret in a header or the query, the optional HMAC of
  * the raw body, 401 without an execution on any failure, the event filter,
  * the A14 payload keys, and re-fetching the record through the API.
  */
