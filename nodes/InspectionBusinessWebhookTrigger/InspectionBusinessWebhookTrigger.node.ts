@@ -1,6 +1,9 @@
 import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
 	IDataObject,
 	IHookFunctions,
+	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -8,20 +11,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { WEBHOOK_EVENTS } from '../shared/endpoints';
 import { getByIds } from '../shared/transport';
-import { headerValue, secretsMatch, signatureMatches } from './auth';
-import { listOfEvent, readPayload } from './payload';
+import { headerValue, secretProblem, secretsMatch, signatureMatches } from './auth';
+import { listOfEvent, readPayload, type WebhookPayload } from './payload';
+import { WEBHOOK_TRIGGER_PROPERTIES } from './properties';
+import { isRepeat, remember } from './replay';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const EVENT_NAMES: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
-	'contact.changed': 'Contact Changed',
-	'inspection.canceled': 'Inspection Canceled',
-	'inspection.confirmed': 'Inspection Confirmed',
-	'inspection.published': 'Inspection Report Published',
-	'inspection.rescheduled': 'Inspection Rescheduled',
-};
 
 /** Answers 401 itself and starts no execution: nothing of an unauthenticated request reaches the workflow. */
 function refuse(context: IWebhookFunctions, reason: string): IWebhookResponseData {
@@ -30,6 +26,40 @@ function refuse(context: IWebhookFunctions, reason: string): IWebhookResponseDat
 		.status(401)
 		.json({ message: `Unauthorized: ${reason}` });
 	return { noWebhookResponse: true };
+}
+
+/** The shared secret (A15): from the webhook credential, or from the node itself (version 1's way). */
+async function sharedSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
+	if (context.getNodeParameter('secretSource', 'parameter') !== 'credential')
+		return context.getNodeParameter('secret', '') as string;
+	const { secret } = await context.getCredentials('inspectionBusinessWebhookApi');
+	return typeof secret === 'string' ? secret : '';
+}
+
+/**
+ * Reads the record an event is about. A failure is thrown: n8n then answers the delivery with 500
+ * (not acknowledged), so the sender retries it, and records the error as a failed execution.
+ */
+async function refetchRecord(
+	context: IWebhookFunctions,
+	{ event, recordId, deliveryId }: WebhookPayload,
+): Promise<IDataObject | null> {
+	const list = listOfEvent(event);
+	// The transport refuses ids that are not UUIDs; such a payload simply has no record to read.
+	if (!list || !recordId || !UUID.test(recordId)) return null;
+	try {
+		const found = await getByIds.call(context, list.endpoint, [recordId], { query: list.query });
+		return found.get(recordId) ?? null;
+	} catch (error) {
+		const delivery = deliveryId === undefined ? 'the delivery' : `delivery ${deliveryId}`;
+		throw new NodeOperationError(
+			context.getNode(),
+			`Could not re-fetch ${list.noun} ${recordId} (${(error as Error).message}); ${delivery} was not acknowledged`,
+			{
+				description: `n8n answered ${delivery} of event ${String(event)} with 500 and did not remember it as received, so the account's retry of it starts the workflow.`,
+			},
+		);
+	}
 }
 
 export class InspectionBusinessWebhookTrigger implements INodeType {
@@ -41,15 +71,23 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 			dark: 'file:../../icons/inspection-business.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Version 2: the secret defaults to a credential of its own; version 1 keeps it in the node.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].length ? $parameter["events"].join(", ") : "All events"}}',
 		description:
 			'Starts the workflow when the account sends a webhook: an inspection confirmed, rescheduled, canceled or published, or a contact changed',
 		defaults: { name: 'Inspection Business Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		// The key is needed only to re-fetch the record.
 		credentials: [
+			{
+				name: 'inspectionBusinessWebhookApi',
+				required: true,
+				displayOptions: { show: { secretSource: ['credential'] } },
+				testedBy: 'webhookSecret',
+			},
+			// The API key is needed only to re-fetch the record.
 			{
 				name: 'inspectionBusinessApi',
 				required: true,
@@ -59,85 +97,22 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
-		properties: [
-			{
-				displayName:
-					"Webhooks are registered by hand: copy the Production URL above into the account's business tools (Settings → Webhooks / API settings), together with the secret below and where it is sent. Then activate this workflow.",
-				name: 'registrationNotice',
-				type: 'notice',
-				default: '',
+		properties: WEBHOOK_TRIGGER_PROPERTIES,
+	};
+
+	methods = {
+		credentialTest: {
+			// The secret is never sent anywhere by n8n, so the test checks what it can locally.
+			async webhookSecret(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const problem = secretProblem(credential.data?.secret);
+				return problem === undefined
+					? { status: 'OK', message: 'The secret can be used' }
+					: { status: 'Error', message: problem };
 			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				default: [],
-				description:
-					'The events that start the workflow; none selected means every event. Other events are answered with 200 and ignored.',
-				options: WEBHOOK_EVENTS.map((value) => ({ name: EVENT_NAMES[value], value })),
-			},
-			{
-				displayName: 'Secret',
-				name: 'secret',
-				type: 'string',
-				typeOptions: { password: true },
-				required: true,
-				default: '',
-				description:
-					'A secret you choose and also enter in the business tools. A request without it is answered with 401 and starts nothing.',
-			},
-			{
-				displayName: 'Secret Location',
-				name: 'secretLocation',
-				type: 'options',
-				options: [
-					{ name: 'Header', value: 'header', description: 'The secret comes in a request header' },
-					{
-						name: 'Query Parameter',
-						value: 'query',
-						description: 'The secret is part of the URL you register, e.g. ?secret=…',
-					},
-				],
-				default: 'header',
-			},
-			{
-				displayName: 'Header Name',
-				name: 'headerName',
-				type: 'string',
-				default: 'X-Webhook-Secret',
-				displayOptions: { show: { secretLocation: ['header'] } },
-			},
-			{
-				displayName: 'Query Parameter Name',
-				name: 'queryParameterName',
-				type: 'string',
-				default: 'secret',
-				displayOptions: { show: { secretLocation: ['query'] } },
-			},
-			{
-				displayName: 'Verify Signature',
-				name: 'verifySignature',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to also require an HMAC-SHA256 of the raw body, keyed with the secret, as hex or base64 in a header',
-			},
-			{
-				displayName: 'Signature Header Name',
-				name: 'signatureHeader',
-				type: 'string',
-				default: 'X-Signature',
-				displayOptions: { show: { verifySignature: [true] } },
-			},
-			{
-				displayName: 'Re-Fetch Record',
-				name: 'refetchRecord',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to read the full inspection or contact through the API and add it as "record" (null when the account has no such record). Needs the credential.',
-			},
-		],
+		},
 	};
 
 	webhookMethods = {
@@ -150,8 +125,7 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 			// The user pastes the URL into the business tools; activating without a secret would
 			// only produce 401s, so it is refused here with a clear message.
 			async create(this: IHookFunctions): Promise<boolean> {
-				const secret = this.getNodeParameter('secret', '') as string;
-				if (secret.trim() === '') {
+				if ((await sharedSecret(this)).trim() === '') {
 					throw new NodeOperationError(this.getNode(), 'Set a secret before activating', {
 						description:
 							'Choose a secret, enter it here and in the business tools, so only the account can start this workflow.',
@@ -168,7 +142,7 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const secret = this.getNodeParameter('secret', '') as string;
+		const secret = await sharedSecret(this);
 		const location = this.getNodeParameter('secretLocation', 'header') as string;
 		const given =
 			location === 'query'
@@ -193,7 +167,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		}
 
 		const payload = this.getBodyData();
-		const { event, recordId } = readPayload(payload);
+		const read = readPayload(payload);
+		const { event, recordId, deliveryId } = read;
 		const wanted = this.getNodeParameter('events', []) as string[];
 		if (wanted.length > 0 && (event === undefined || !wanted.includes(event))) {
 			// Acknowledged, so the sender does not retry, but no execution starts.
@@ -202,16 +177,28 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 			};
 		}
 
-		const item: IDataObject = { event: event ?? null, id: recordId ?? null, payload };
-		if (this.getNodeParameter('refetchRecord', false) as boolean) {
-			const list = listOfEvent(event);
-			// The transport refuses ids that are not UUIDs; such a payload simply has no record to read.
-			const found =
-				list && recordId && UUID.test(recordId)
-					? await getByIds.call(this, list.endpoint, [recordId], { query: list.query })
-					: undefined;
-			item.record = found?.get(recordId ?? '') ?? null;
+		const now = Date.now();
+		const memory =
+			deliveryId !== undefined && (this.getNodeParameter('ignoreRepeats', true) as boolean)
+				? this.getWorkflowStaticData('node')
+				: undefined;
+		if (memory && deliveryId && isRepeat(memory, deliveryId, now)) {
+			return {
+				webhookResponse: { received: true, ignored: `delivery ${deliveryId} was already received` },
+			};
 		}
+
+		const item: IDataObject = {
+			event: event ?? null,
+			id: recordId ?? null,
+			deliveryId: deliveryId ?? null,
+			payload,
+		};
+		if (this.getNodeParameter('refetchRecord', false) as boolean)
+			item.record = await refetchRecord(this, read);
+		// Remembered only now, when nothing can fail any more: n8n saves the static data once it has
+		// started the execution and acknowledges the delivery, and drops it when anything above throws.
+		if (memory && deliveryId) remember(memory, deliveryId, now);
 		return { workflowData: [this.helpers.returnJsonArray([item])] };
 	}
 }

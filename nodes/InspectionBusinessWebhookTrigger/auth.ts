@@ -47,3 +47,11 @@ export function headerValue(
 	const value = headers[name.trim().toLowerCase()];
 	return typeof value === 'string' ? value : undefined;
 }
+
+/** Why a secret cannot work, or undefined when it can: servers drop spaces around a header's value. */
+export function secretProblem(secret: unknown): string | undefined {
+	if (typeof secret !== 'string' || secret.trim() === '') return 'The secret is empty';
+	if (secret !== secret.trim())
+		return 'The secret starts or ends with a space, which a header cannot carry: remove it';
+	return undefined;
+}

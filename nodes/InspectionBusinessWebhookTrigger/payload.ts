@@ -1,5 +1,5 @@
 /**
- * A14: any JSON body is accepted. The event name and the record id are read
+ * A14: any JSON body is accepted. The event name, the record id and the delivery id are read
  * from the keys listed in the endpoint table, first match wins.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -17,22 +17,31 @@ function textAt(body: IDataObject, path: string): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-const firstText = (body: IDataObject, paths: readonly string[]) =>
-	paths.map((path) => textAt(body, path)).find((value) => value !== undefined);
+export interface WebhookPayload {
+	event?: string;
+	recordId?: string;
+	/** The delivery's own id: absent when the payload has none, or when its top-level `id` is the record id. */
+	deliveryId?: string;
+}
 
-export function readPayload(body: IDataObject): { event?: string; recordId?: string } {
+export function readPayload(body: IDataObject): WebhookPayload {
+	const keys = WEBHOOK_PAYLOAD_KEYS;
+	const event = keys.event.map((path) => textAt(body, path)).find((value) => value !== undefined);
+	const recordPath = keys.recordId.find((path) => textAt(body, path) !== undefined);
 	return {
-		event: firstText(body, WEBHOOK_PAYLOAD_KEYS.event),
-		recordId: firstText(body, WEBHOOK_PAYLOAD_KEYS.recordId),
+		event,
+		recordId: recordPath === undefined ? undefined : textAt(body, recordPath),
+		deliveryId: recordPath === keys.deliveryId ? undefined : textAt(body, keys.deliveryId),
 	};
 }
 
 /** Where the record of an event lives: inspection.* on the inspections list, contact.* on the contacts list. */
 export function listOfEvent(
 	event: string | undefined,
-): { endpoint: EndpointKey; query: IDataObject } | undefined {
+): { endpoint: EndpointKey; query: IDataObject; noun: string } | undefined {
 	if (event?.startsWith('inspection.'))
-		return { endpoint: 'listInspections', query: { include_deleted: true } };
-	if (event?.startsWith('contact.')) return { endpoint: 'listContacts', query: {} };
+		return { endpoint: 'listInspections', query: { include_deleted: true }, noun: 'inspection' };
+	if (event?.startsWith('contact.'))
+		return { endpoint: 'listContacts', query: {}, noun: 'contact' };
 	return undefined;
 }

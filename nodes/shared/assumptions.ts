@@ -19,7 +19,7 @@ export const ASSUMPTIONS = {
 	A11: 'updated_since is inclusive (>=) on updated_at, by the server clock.',
 	A12: 'Default order is by id; a cursor is bound to its sort (another sort: 400); ties break by id.',
 	A13: 'Webhooks are registered by hand in the business tools; no API endpoint.',
-	A14: 'Webhook payload: any JSON; event from event|type|kind; record id from data.id|id|inspection_id|contact_id.',
+	A14: 'Webhook payload: any JSON; event from event|type|kind; record id from data.id|data.inspection_id|data.contact_id|inspection_id|contact_id|id in order; else top-level id is the delivery id.',
 	A15: 'Webhook authenticity: a user-chosen shared secret in a named header or the query; optional HMAC-SHA256 of the raw body.',
 	A16: 'Signed links need no credential; the API key is never sent to them. The sandbox serves them under /files/… for 1 hour.',
 	A17: 'Several keys of one user share one budget of 120 requests a minute.',

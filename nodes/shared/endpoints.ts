@@ -91,10 +91,23 @@ export const WEBHOOK_EVENTS = [
 	'contact.changed',
 ] as const;
 
-/** A14: where a webhook payload carries its event name and its record id, in order of preference. */
+/**
+ * A14: where a webhook payload carries its event name and its record id, first found wins. In an
+ * envelope the top-level `id` is the delivery's own id, so it is the record id only as a last
+ * resort; whenever the record id came from another field, it is the delivery id, the same on
+ * every repeat of one delivery.
+ */
 export const WEBHOOK_PAYLOAD_KEYS = {
 	event: ['event', 'type', 'kind'],
-	recordId: ['data.id', 'id', 'inspection_id', 'contact_id'],
+	recordId: [
+		'data.id',
+		'data.inspection_id',
+		'data.contact_id',
+		'inspection_id',
+		'contact_id',
+		'id',
+	],
+	deliveryId: 'id',
 } as const;
 
 /**

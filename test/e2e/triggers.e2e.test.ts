@@ -2,9 +2,10 @@
  * The triggers, published and running under `n8n start`: the polling trigger
  * reports the changes the sandbox makes to Globex's inspections and contacts;
  * the webhook trigger takes the sandbox's webhook deliveries and refuses a
- * request with a wrong secret.
+ * request with a wrong secret; its version 2, with the secret in a credential,
+ * starts one execution for a delivery posted several times.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import type { N8nRestClient } from '../../scripts/n8n-rest';
@@ -13,7 +14,13 @@ import { ExecutionWatcher } from './support/executions';
 import { ownerSession } from './support/n8n';
 import { SandboxApi } from './support/sandbox-api';
 import { readState } from './support/state';
-import { POLL_TRIGGER, WEBHOOK_TRIGGER, webhookUrl } from './workflows/triggers';
+import {
+	POLL_TRIGGER,
+	REPLAY_TRIGGER,
+	replayTriggerUrl,
+	WEBHOOK_TRIGGER,
+	webhookUrl,
+} from './workflows/triggers';
 
 type Json = Record<string, unknown>;
 type Inspection = Json & { id: string; status: string; reports: { status: string } };
@@ -219,5 +226,55 @@ describe('webhook trigger', () => {
 			{ timeoutMs: 30_000 },
 		);
 		expect(await watcher.count()).toBe(before + 1);
+	});
+});
+
+describe('webhook trigger v2, secret in a credential', () => {
+	const post = async (body: string, secret: string = REPLAY_TRIGGER.secret) => {
+		const response = await fetch(replayTriggerUrl(state.n8nUrl), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', [REPLAY_TRIGGER.secretHeader]: secret },
+			body,
+			signal: AbortSignal.timeout(30_000),
+		});
+		return { status: response.status, body: (await response.text()).trim() };
+	};
+	const delivery = (id: string) =>
+		JSON.stringify({
+			id,
+			event: 'inspection.confirmed',
+			occurred_at: new Date().toISOString(),
+			data: { id: randomUUID() },
+		});
+
+	it('starts exactly one execution for the same delivery posted 3 times; another delivery still runs', async () => {
+		const watcher = await ExecutionWatcher.start(rest, REPLAY_TRIGGER.id, REPLAY_TRIGGER.node);
+		const before = await watcher.count();
+		const repeated = randomUUID();
+		const other = randomUUID();
+
+		expect((await post(delivery(other), 'not-the-secret')).status).toBe(401);
+		// One after the other: n8n saves the static data before it answers, so each repeat sees it.
+		const answers = [];
+		for (let i = 0; i < 3; i++) answers.push(await post(delivery(repeated)));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+		for (const answer of answers.slice(1))
+			expect(JSON.parse(answer.body)).toEqual({
+				received: true,
+				ignored: `delivery ${repeated} was already received`,
+			});
+		expect((await post(delivery(other))).status).toBe(200);
+
+		const items: Json[] = [];
+		await waitFor(
+			'the executions of the two deliveries',
+			async () => {
+				items.push(...(await watcher.newItems()));
+				return items.length >= 2 || undefined;
+			},
+			{ timeoutMs: MINUTE, intervalMs: 500 },
+		);
+		expect(items.map((item) => item.deliveryId).sort()).toEqual([repeated, other].sort());
+		expect(await watcher.count()).toBe(before + 2);
 	});
 });

@@ -43,7 +43,11 @@ interface SingleNodeOptions {
 	typeVersion?: number;
 }
 
-function singleNodeWorkflow(options: SingleNodeOptions, staticData?: IDataObject) {
+function singleNodeWorkflow(
+	options: SingleNodeOptions,
+	staticData?: IDataObject,
+	extraCredentials: INode['credentials'] = {},
+) {
 	const type = typeName(options.node);
 	const node: INode = {
 		id: 'harness-trigger',
@@ -52,7 +56,7 @@ function singleNodeWorkflow(options: SingleNodeOptions, staticData?: IDataObject
 		typeVersion: options.typeVersion ?? latestVersion(options.node),
 		position: [0, 0],
 		parameters: options.parameters,
-		credentials: nodeCredentials(options.credentials),
+		credentials: { ...nodeCredentials(options.credentials), ...extraCredentials },
 	};
 	const workflow = buildWorkflow(
 		[node],
@@ -168,15 +172,26 @@ function recordingResponse(): { res: unknown; recorded: RecordedResponse } {
 	return { res, recorded };
 }
 
+const WEBHOOK_CREDENTIAL_TYPE = 'inspectionBusinessWebhookApi';
+
 export async function runWebhook(
 	options: SingleNodeOptions & {
 		request: TestWebhookRequest;
 		webhookName?: 'default' | 'setup';
 		mode?: WorkflowExecuteMode;
+		/** The webhook credential's secret, when the node takes it from the credential. */
+		webhookSecret?: string;
+		/** The workflow static data; pass the same object to the next call, as n8n persists it. */
+		staticData?: IDataObject;
 	},
 ): Promise<RunWebhookResult> {
 	const core = await bootN8nCore();
-	const { workflow, node } = singleNodeWorkflow(options);
+	const withSecret = options.webhookSecret !== undefined;
+	const { workflow, node } = singleNodeWorkflow(
+		options,
+		options.staticData,
+		withSecret ? { [WEBHOOK_CREDENTIAL_TYPE]: { id: 'harness-webhook', name: 'Test secret' } } : {},
+	);
 	const { request } = options;
 	const headers = Object.fromEntries(
 		Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
@@ -192,7 +207,10 @@ export async function runWebhook(
 		rawBody,
 	};
 	const { res, recorded } = recordingResponse();
-	const data = additionalData(credentialData(options.credentials), {
+	const credentials = credentialData(options.credentials);
+	if (options.webhookSecret !== undefined)
+		credentials[WEBHOOK_CREDENTIAL_TYPE] = { secret: options.webhookSecret };
+	const data = additionalData(credentials, {
 		httpRequest: req as never,
 		httpResponse: res as never,
 	});

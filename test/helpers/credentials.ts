@@ -20,9 +20,11 @@ import { ICredentialsHelper, NodeHelpers } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
 
 import { InspectionBusinessApi } from '../../credentials/InspectionBusinessApi.credentials';
+import { InspectionBusinessWebhookApi } from '../../credentials/InspectionBusinessWebhookApi.credentials';
 
 export const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
 	inspectionBusinessApi: new InspectionBusinessApi(),
+	inspectionBusinessWebhookApi: new InspectionBusinessWebhookApi(),
 };
 
 export class TestCredentialsHelper extends ICredentialsHelper {

@@ -2,7 +2,9 @@
  * Real deliveries: the sandbox's webhook receivers post A14 payloads (secret
  * header, HMAC of the body, retries on non-2xx) to a local endpoint that hands
  * each request to the webhook trigger through n8n-core's WebhookContext and
- * answers as n8n would: what the node wrote (401), else 200.
+ * answers as n8n would: what the node wrote (401), 500 when the node threw,
+ * else 200. Like n8n, it keeps the workflow's static data between requests and
+ * saves a request's changes only when the request did not fail.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +22,7 @@ let server: Server;
 let endpoint: string;
 let parameters: INodeParameters;
 const executions: IDataObject[] = [];
+let persisted: IDataObject = {};
 
 beforeAll(async () => {
 	server = createServer((req, res) => {
@@ -30,12 +33,17 @@ beforeAll(async () => {
 			const headers = Object.fromEntries(
 				Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
 			);
+			// n8n stores the static data as JSON and reads it back for each request.
+			const staticData = JSON.parse(JSON.stringify(persisted)) as IDataObject;
 			void runWebhook({
 				node: trigger,
 				parameters,
+				webhookSecret: SECRET,
+				staticData,
 				credentials: sandbox.credentials(),
 				request: { headers, body: JSON.parse(rawBody.toString('utf8')) as unknown, rawBody },
 			}).then(({ result, response, error }) => {
+				if (!error) persisted = staticData;
 				for (const item of result?.workflowData?.[0] ?? []) executions.push(item.json);
 				res.statusCode = error ? 500 : response.ended ? response.statusCode : 200;
 				res.end();
@@ -48,10 +56,11 @@ beforeAll(async () => {
 afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
 	executions.length = 0;
+	persisted = {};
 });
 
 async function settled(count: number) {
-	for (let i = 0; i < 100; i++) {
+	for (let i = 0; i < 1000; i++) {
 		const { data } = await sandbox.control.deliveries();
 		if (data.length >= count) return data;
 		await new Promise((resolve) => setTimeout(resolve, 20));
@@ -61,7 +70,6 @@ async function settled(count: number) {
 
 test('signed deliveries start one execution each, with the re-fetched record; other events are ignored', async () => {
 	parameters = {
-		secret: SECRET,
 		headerName: 'X-IB-Secret',
 		verifySignature: true,
 		signatureHeader: 'X-IB-Signature',
@@ -97,7 +105,7 @@ test('signed deliveries start one execution each, with the re-fetched record; ot
 });
 
 test('a receiver with the wrong secret gets 401 on every retry, and nothing runs', async () => {
-	parameters = { secret: SECRET };
+	parameters = {};
 	await sandbox.control.addWebhook({
 		org: 'acme',
 		url: endpoint,
@@ -116,4 +124,41 @@ test('a receiver with the wrong secret gets 401 on every retry, and nothing runs
 		['contact.changed', contact.id, 401, 3],
 	]);
 	expect(executions).toEqual([]);
+});
+
+test('a delivery whose re-fetch fails gets 500 and is retried with the same id; the retry runs once, and a replay of it runs nothing', async () => {
+	parameters = { refetchRecord: true };
+	await sandbox.control.addWebhook({
+		org: 'acme',
+		url: endpoint,
+		secret: SECRET,
+		secret_header: 'X-Webhook-Secret',
+		retry_delays_ms: [10, 10],
+	});
+	const inspection = (await sandbox.control.createInspection({ org: 'acme' })) as IDataObject;
+	// Every attempt of the trigger's first re-fetch fails (the transport tries a GET 4 times).
+	const failure = { kind: '500' as const, method: 'GET', path: '/v1/inspections' };
+	await sandbox.control.queueFaults(failure, failure, failure, failure);
+	await sandbox.control.confirmInspection(String(inspection.id));
+
+	const attempts = await settled(2);
+	expect(attempts.map((a) => [a.status, a.attempt])).toEqual([
+		[500, 1],
+		[200, 2],
+	]);
+	expect(attempts[1].delivery_id).toBe(attempts[0].delivery_id);
+	expect(executions).toHaveLength(1);
+	expect(executions[0]).toMatchObject({
+		id: inspection.id,
+		deliveryId: attempts[0].delivery_id,
+		record: { id: inspection.id, status: 'confirmed' },
+	});
+
+	const replay = await fetch(endpoint, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'X-Webhook-Secret': SECRET },
+		body: JSON.stringify(attempts[0].payload),
+	});
+	expect(replay.status).toBe(200);
+	expect(executions).toHaveLength(1);
 });

@@ -1,6 +1,8 @@
 /**
  * The webhook trigger through n8n-core's WebhookContext (the harness's
- * runWebhook): the shared secret in a header or the query, the optional HMAC of
+ * runWebhook), version 2 with its secret in the webhook credential (where the
+ * secret lives: webhook.secret.test.ts; repeats: webhook.replay.test.ts): the
+ * shared secret in a header or the query, the optional HMAC of
  * the raw body, 401 without an execution on any failure, the event filter,
  * the A14 payload keys, and re-fetching the record through the API.
  */
@@ -23,6 +25,7 @@ const payload = (event: string, id = '0d5c2b1e-8d47-4c1a-9e2f-6b5a4d3c2b1a') => 
 	data: { id },
 });
 
+/** A delivery to the current version, which takes the secret from its webhook credential. */
 async function deliver(
 	request: TestWebhookRequest,
 	parameters: INodeParameters = {},
@@ -30,7 +33,8 @@ async function deliver(
 ) {
 	return await runWebhook({
 		node: trigger,
-		parameters: { secret: SECRET, ...parameters },
+		parameters,
+		webhookSecret: SECRET,
 		credentials: withCredentials ? sandbox.credentials() : undefined,
 		request,
 	});
@@ -75,7 +79,7 @@ describe('the shared secret', () => {
 		);
 		expect(outcome.response.ended).toBe(false); // n8n answers 200 itself (responseMode onReceived)
 		expect(outcome.result?.workflowData?.[0].map((item) => item.json)).toEqual([
-			{ event: 'inspection.confirmed', id: body.data.id, payload: body },
+			{ event: 'inspection.confirmed', id: body.data.id, deliveryId: body.id, payload: body },
 		]);
 	});
 
@@ -169,24 +173,56 @@ describe('events and payloads (A14)', () => {
 		expect(taken.result?.workflowData?.[0][0].json.event).toBe('inspection.canceled');
 	});
 
-	test('the event is read from event, type or kind, the id from data.id, id, inspection_id or contact_id', async () => {
-		const cases: Array<[IDataObject, string, string]> = [
-			[{ type: 'inspection.rescheduled', inspection_id: 'i-1' }, 'inspection.rescheduled', 'i-1'],
-			[{ kind: 'contact.changed', contact_id: 'c-1' }, 'contact.changed', 'c-1'],
+	test('the event is read from event, type or kind; the record id from data.id, data.inspection_id, data.contact_id, inspection_id, contact_id, and top-level id last', async () => {
+		const cases: Array<[IDataObject, string, string, string | null]> = [
+			[
+				{ type: 'inspection.rescheduled', inspection_id: 'i-1' },
+				'inspection.rescheduled',
+				'i-1',
+				null,
+			],
+			[{ kind: 'contact.changed', contact_id: 'c-1' }, 'contact.changed', 'c-1', null],
 			[
 				{ event: 'contact.changed', type: 'ignored', id: 'top-level' },
 				'contact.changed',
 				'top-level',
+				null,
 			],
 			[
 				{ event: 'inspection.confirmed', id: 'delivery', data: { id: 'record' } },
 				'inspection.confirmed',
 				'record',
+				'delivery',
+			],
+			// In an envelope the top-level id is the delivery's: the record id is found first elsewhere.
+			[
+				{ event: 'inspection.confirmed', id: 'delivery', inspection_id: 'i-2' },
+				'inspection.confirmed',
+				'i-2',
+				'delivery',
+			],
+			[
+				{ event: 'contact.changed', id: 'delivery', contact_id: 'c-2' },
+				'contact.changed',
+				'c-2',
+				'delivery',
+			],
+			[
+				{ event: 'inspection.canceled', id: 'delivery', data: { inspection_id: 'i-3' } },
+				'inspection.canceled',
+				'i-3',
+				'delivery',
+			],
+			[
+				{ event: 'contact.changed', id: 'd', data: { contact_id: 'c-3' }, contact_id: 'c-4' },
+				'contact.changed',
+				'c-3',
+				'd',
 			],
 		];
-		for (const [body, event, id] of cases) {
+		for (const [body, event, id, deliveryId] of cases) {
 			const outcome = await deliver({ headers, body });
-			expect(outcome.result?.workflowData?.[0][0].json).toMatchObject({ event, id });
+			expect(outcome.result?.workflowData?.[0][0].json).toMatchObject({ event, id, deliveryId });
 		}
 	});
 });

@@ -7,6 +7,9 @@ import {
 	GLOBEX_CREDENTIAL,
 	POLL_TRIGGER,
 	pollTriggerWorkflow,
+	REPLAY_TRIGGER,
+	replayTriggerCredential,
+	replayTriggerWorkflow,
 	WEBHOOK_TRIGGER,
 	webhookTriggerWorkflow,
 } from './triggers';
@@ -16,6 +19,7 @@ export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
 	return [
 		sandboxCredential(sandboxUrl),
 		sandboxCredential(sandboxUrl, { ...GLOBEX_CREDENTIAL, apiKey: SANDBOX_KEYS.globex }),
+		replayTriggerCredential(),
 	];
 }
 
@@ -25,8 +29,13 @@ export function e2eWorkflows(): N8nWorkflow[] {
 		pollTriggerWorkflow(),
 		webhookTriggerWorkflow(),
 		retriedUploadWorkflow(),
+		replayTriggerWorkflow(),
 	];
 }
 
 /** Workflows with a trigger, published before `n8n start` so that it activates them. */
-export const PUBLISHED_WORKFLOWS: string[] = [POLL_TRIGGER.id, WEBHOOK_TRIGGER.id];
+export const PUBLISHED_WORKFLOWS: string[] = [
+	POLL_TRIGGER.id,
+	WEBHOOK_TRIGGER.id,
+	REPLAY_TRIGGER.id,
+];

@@ -1,9 +1,9 @@
 /**
  * The trigger workflows: published before `n8n start`, so that the server
- * activates them. Both watch Globex, the sandbox organization no other e2e
+ * activates them. They watch Globex, the sandbox organization no other e2e
  * file writes to.
  */
-import type { N8nWorkflow } from '../../../scripts/n8n-instance';
+import type { N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
 import { chain, NODE_TYPES } from './build';
 
 export const GLOBEX_CREDENTIAL = {
@@ -73,6 +73,43 @@ export function webhookTriggerWorkflow(): N8nWorkflow {
 				refetchRecord: true,
 			},
 			credentials: { inspectionBusinessApi: GLOBEX_CREDENTIAL },
+		},
+	]);
+}
+
+/**
+ * The current webhook trigger (version 2): its secret in an Inspection Business Webhook credential,
+ * repeated deliveries ignored (the default), no API credential at all.
+ */
+export const REPLAY_TRIGGER = {
+	id: 'IbE2eWebhookRepl',
+	node: 'Inspection Business Webhook Trigger v2',
+	webhookId: '0b7e4f6a-5c3d-4e2f-8a1b-9c8d7e6f5a41',
+	secretHeader: 'X-Webhook-Secret',
+	credential: { id: 'IbE2eWebhookSecr', name: 'Inspection Business webhook secret (e2e)' },
+	secret: 'e2e-replay-secret-41c8d2',
+} as const;
+
+export const replayTriggerUrl = (n8nUrl: string) =>
+	`${n8nUrl}/webhook/${REPLAY_TRIGGER.webhookId}/webhook`;
+
+export function replayTriggerCredential(): N8nCredential {
+	return {
+		...REPLAY_TRIGGER.credential,
+		type: 'inspectionBusinessWebhookApi',
+		data: { secret: REPLAY_TRIGGER.secret },
+	};
+}
+
+export function replayTriggerWorkflow(): N8nWorkflow {
+	return chain(REPLAY_TRIGGER.id, 'E2E: webhook trigger v2, secret credential (Globex)', [
+		{
+			name: REPLAY_TRIGGER.node,
+			type: NODE_TYPES.webhook,
+			typeVersion: 2,
+			webhookId: REPLAY_TRIGGER.webhookId,
+			parameters: { events: [], headerName: REPLAY_TRIGGER.secretHeader },
+			credentials: { inspectionBusinessWebhookApi: REPLAY_TRIGGER.credential },
 		},
 	]);
 }
