@@ -10,6 +10,7 @@ import {
 	WEBHOOK_TRIGGER,
 	webhookTriggerWorkflow,
 } from './triggers';
+import { upsertWorkflow } from './upsert';
 
 export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
 	return [
@@ -19,7 +20,12 @@ export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
 }
 
 export function e2eWorkflows(): N8nWorkflow[] {
-	return [allOperationsWorkflow(), pollTriggerWorkflow(), webhookTriggerWorkflow()];
+	return [
+		allOperationsWorkflow(),
+		pollTriggerWorkflow(),
+		webhookTriggerWorkflow(),
+		upsertWorkflow(),
+	];
 }
 
 /** Workflows with a trigger, published before `n8n start` so that it activates them. */
