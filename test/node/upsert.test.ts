@@ -220,6 +220,25 @@ describe('Create or Update', () => {
 		expect(await reads()).toEqual({ count: 1, lookups: 2, pages: 0, total: 3 });
 	});
 
+	test('a matching read that keeps failing fails every item it served, and nothing is written', async () => {
+		// The count's four attempts (a GET is retried) all answer 500.
+		await sandbox.control.queueFaults(
+			...[1, 2, 3, 4].map(() => ({ kind: '500' as const, method: 'GET', path: '/v1/contacts' })),
+		);
+		const { items, error } = await upsert(
+			[
+				{ email: 'e@example.com', first_name: 'E' },
+				{ email: 'f@example.com', first_name: 'F' },
+			],
+			{},
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		for (const item of items) expect(item.json.error).toContain('500');
+		expect(await requests(sandbox, { method: 'POST' })).toHaveLength(0);
+	});
+
 	test('a field both set and cleared is refused before anything is sent', async () => {
 		const result = await upsert([{ email: existing[0].email }], {
 			additionalFields: { phone: '1' },
