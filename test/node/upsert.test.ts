@@ -156,13 +156,19 @@ describe('Create or Update', () => {
 		]);
 	});
 
-	test('two unique emails against 3 pages: count, then 2 lookups', async () => {
+	test('two unique emails against 3 pages: count, then 2 lookups, each email as first spelled', async () => {
 		await upsert([
 			{ email: 'c@example.com', first_name: 'C' },
 			{ email: existing[0].email, first_name: 'D' },
 			{ email: 'C@EXAMPLE.COM', first_name: 'C2' },
 		]);
 		expect(await reads()).toEqual({ count: 1, lookups: 2, pages: 0, total: 3 });
+		// Each email looked up once, as its first item spells it.
+		const lookups = await requests(sandbox, { method: 'GET', pathPrefix: '/v1/contacts' });
+		expect(lookups.flatMap((e) => (e.query.email ? [e.query.email] : []))).toEqual([
+			'c@example.com',
+			existing[0].email,
+		]);
 	});
 
 	test('a re-run finds the contact it created and updates it: one contact per email', async () => {

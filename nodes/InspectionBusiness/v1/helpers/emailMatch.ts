@@ -99,7 +99,11 @@ export async function matchEmails(
 	this: ApiContext,
 	emails: string[],
 ): Promise<{ plan: EmailPlan; matches: Map<string, EmailMatch> }> {
-	const unique = [...new Map(emails.map((email) => [emailKey(email), email.trim()])).values()];
+	// Each email once, as its first item spells it.
+	const spellings = new Map<string, string>();
+	for (const email of emails)
+		if (!spellings.has(emailKey(email))) spellings.set(emailKey(email), email);
+	const unique = [...spellings.values()];
 	let plan = planFor(unique.length);
 	try {
 		if (needsCount(unique.length)) {
