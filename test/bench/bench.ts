@@ -17,6 +17,7 @@ import { getByIds, paginate } from '../../nodes/shared/transport';
 import { SANDBOX_KEYS, startSandbox } from '../../sandbox';
 import { SandboxControl } from '../../sandbox/client';
 import { runNode, withExecuteContext } from '../helpers/n8n';
+import { upsertBench } from './upsert';
 
 const RATE = 1_000_000;
 const PAGE = 200;
@@ -168,6 +169,7 @@ async function main() {
 	} finally {
 		await sandbox.stop();
 	}
+	await upsertBench();
 }
 
 void main().catch((error: unknown) => {

@@ -16,6 +16,7 @@ import {
 	REPORT_PDF,
 } from './workflows/all-operations';
 import { NODE_TYPES } from './workflows/build';
+import { upsertWorkflow } from './workflows/upsert';
 import { PHOTO_JPEG } from './workflows/files';
 import { e2eUserFolder } from './support/n8n';
 import { SandboxApi } from './support/sandbox-api';
@@ -55,8 +56,10 @@ beforeAll(async () => {
 
 it('runs every resource and operation of the node, each producing items', () => {
 	const actionNodes = workflow.nodes.filter((node) => node.type === NODE_TYPES.action);
+	// Create or Update and the photo downloads run in their own workflow (upsert.e2e.test.ts).
+	const elsewhere = upsertWorkflow().nodes.filter((node) => node.type === NODE_TYPES.action);
 	const covered = new Set(
-		actionNodes.map((node) => {
+		[...actionNodes, ...elsewhere].map((node) => {
 			const { resource, operation } = node.parameters as { resource: string; operation: string };
 			return `${resource}.${operation}`;
 		}),

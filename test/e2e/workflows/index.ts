@@ -14,6 +14,7 @@ import {
 	webhookTriggerWorkflow,
 } from './triggers';
 import { retriedUploadWorkflow } from './uploads';
+import { upsertWorkflow } from './upsert';
 
 export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
 	return [
@@ -30,6 +31,7 @@ export function e2eWorkflows(): N8nWorkflow[] {
 		webhookTriggerWorkflow(),
 		retriedUploadWorkflow(),
 		replayTriggerWorkflow(),
+		upsertWorkflow(),
 	];
 }
 

@@ -14,6 +14,12 @@ export interface GetConfig {
 	query?: (this: IExecuteFunctions, itemIndex: number) => IDataObject;
 	/** Output shape of one record (e.g. Simplify). */
 	shape?: (this: IExecuteFunctions, itemIndex: number, record: IDataObject) => IDataObject;
+	/** Completes one found record's output item, e.g. with its file; a throw fails that item. */
+	finish?: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+		item: INodeExecutionData,
+	) => Promise<INodeExecutionData>;
 	notFoundHint: string;
 }
 
@@ -75,7 +81,8 @@ export async function getRecords(
 				});
 			}
 			const json = config.shape ? config.shape.call(this, itemIndex, record) : record;
-			output.push({ json, pairedItem: { item: itemIndex } });
+			const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
+			output.push(config.finish ? await config.finish.call(this, itemIndex, item) : item);
 		} catch (error) {
 			const failure = itemError(this, error, itemIndex);
 			if (!this.continueOnFail()) throw failure;

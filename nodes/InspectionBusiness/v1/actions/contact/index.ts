@@ -3,18 +3,22 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../../helpers/operations';
 import * as create from './create.operation';
 import * as deletePhoto from './deletePhoto.operation';
+import * as downloadPhoto from './downloadPhoto.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 import * as uploadPhoto from './uploadPhoto.operation';
+import * as upsert from './upsert.operation';
 
 export const operations = {
 	create,
 	deletePhoto,
+	downloadPhoto,
 	get,
 	getAll,
 	update,
 	uploadPhoto,
+	upsert,
 } satisfies Record<string, Operation>;
 
 export const description: INodeProperties[] = [
@@ -32,10 +36,22 @@ export const description: INodeProperties[] = [
 				action: 'Create a contact',
 			},
 			{
+				name: 'Create or Update',
+				value: 'upsert',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
+				action: 'Create or update a contact',
+			},
+			{
 				name: 'Delete Photo',
 				value: 'deletePhoto',
 				description: 'Remove the photo of a contact',
 				action: 'Delete the photo of a contact',
+			},
+			{
+				name: 'Download Photo',
+				value: 'downloadPhoto',
+				description: 'Download the photo of a contact into a binary field',
+				action: 'Download the photo of a contact',
 			},
 			{ name: 'Get', value: 'get', description: 'Get a contact by ID', action: 'Get a contact' },
 			{
@@ -61,8 +77,10 @@ export const description: INodeProperties[] = [
 	},
 	...create.description,
 	...deletePhoto.description,
+	...downloadPhoto.description,
 	...get.description,
 	...getAll.description,
 	...update.description,
 	...uploadPhoto.description,
+	...upsert.description,
 ];

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../../shared/endpoints';
-import { bodyCollection, bodyField, fieldsToClear, pathIdField } from '../../../../shared/fields';
+import { bodyCollection, fieldsToClear, pathIdField } from '../../../../shared/fields';
 import { apiRequest } from '../../../../shared/transport';
-import { assertNoExclusiveConflict } from '../../helpers/contactBody';
+import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachItem } from '../../helpers/execution';
-import { bodyValues, clearedValue } from '../../helpers/values';
+import { bodyValues } from '../../helpers/values';
 
 export const endpoint: EndpointKey = 'updateContact';
 
@@ -24,8 +24,6 @@ export const description = updateDisplayOptions(
 	],
 );
 
-const labelOf = (name: string) => bodyField(endpoint, name).label;
-
 /**
  * PATCH sends only what changes: the Update Fields that are set, and null (or
  * an empty tag list) for each of Fields to Clear. Everything else is left as is.
@@ -40,15 +38,7 @@ export async function execute(
 			endpoint,
 			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
 		);
-		for (const name of this.getNodeParameter('fieldsToClear', itemIndex, []) as string[]) {
-			if (name in body) {
-				throw new NodeOperationError(this.getNode(), `${labelOf(name)} is both set and cleared`, {
-					itemIndex,
-					description: `Remove ${labelOf(name)} from Update Fields or from Fields to Clear.`,
-				});
-			}
-			body[name] = clearedValue(endpoint, name);
-		}
+		addFieldsToClear(this, endpoint, body, itemIndex, 'Update Fields');
 		if (Object.keys(body).length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Nothing to update', {
 				itemIndex,

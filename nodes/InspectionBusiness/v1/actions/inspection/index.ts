@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../helpers/operations';
+import * as downloadCoverPhoto from './downloadCoverPhoto.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
-export const operations = { get, getAll } satisfies Record<string, Operation>;
+export const operations = { downloadCoverPhoto, get, getAll } satisfies Record<string, Operation>;
 
 export const description: INodeProperties[] = [
 	{
@@ -14,6 +15,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['inspection'] } },
 		options: [
+			{
+				name: 'Download Cover Photo',
+				value: 'downloadCoverPhoto',
+				description: 'Download the cover photo of an inspection into a binary field',
+				action: 'Download the cover photo of an inspection',
+			},
 			{
 				name: 'Get',
 				value: 'get',
@@ -29,6 +36,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'get',
 	},
+	...downloadCoverPhoto.description,
 	...get.description,
 	...getAll.description,
 ];
