@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { bodyCollection, bodyField, fieldsToClear, pathIdField } from '../../../../shared/fields';
 import { apiRequest } from '../../../../shared/transport';
+import { underRule } from '../../../../shared/validation';
 import { assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachItem } from '../../helpers/execution';
 import { bodyValues, clearedValue } from '../../helpers/values';
@@ -36,9 +37,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
-		const body = bodyValues(
-			endpoint,
-			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+		const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const body = underRule(this.getNode(), () =>
+			bodyValues(endpoint, updateFields, this.getTimezone()),
 		);
 		for (const name of this.getNodeParameter('fieldsToClear', itemIndex, []) as string[]) {
 			if (name in body) {
