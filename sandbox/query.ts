@@ -9,8 +9,7 @@ export function parseQuery(endpoint: EndpointKey, search: URLSearchParams): Pars
 	const entries = [...new Set(search.keys())].map((name) => [name, search.getAll(name)] as const);
 	const parsed = underRule(() => checkQuery(endpoint, entries), 'invalid_parameter');
 	for (const param of ENDPOINTS[endpoint].query) {
-		if (parsed[param.name] === undefined && 'default' in param)
-			parsed[param.name] = param.default;
+		if (parsed[param.name] === undefined && 'default' in param) parsed[param.name] = param.default;
 	}
 	return parsed;
 }

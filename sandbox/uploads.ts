@@ -1,4 +1,8 @@
-import { checkFileSize as sizeRule, checkFileType as typeRule, type FileKind } from '../nodes/shared/rules/files';
+import {
+	checkFileSize as sizeRule,
+	checkFileType as typeRule,
+	type FileKind,
+} from '../nodes/shared/rules/files';
 import { ApiError } from './http';
 import type { UploadedFile } from './multipart';
 import { underRule } from './rules';

@@ -216,44 +216,44 @@ describe('contact body rules', () => {
 	});
 });
 
-type FileRow = [string, 'photo' | 'document', string, string, Buffer, Expected];
+type FileRow = [string, 'photo' | 'document', string, string, Expected, Buffer];
 const FILE_ROWS: FileRow[] = [
-	['a gif photo', 'photo', 'me.gif', 'image/gif', GIF, 'accepts'],
-	['an upper-case extension', 'photo', 'ME.GIF', 'image/gif', GIF, 'accepts'],
-	['a bmp photo', 'photo', 'me.bmp', 'image/bmp', GIF, 'refuses'],
-	['a content type that does not match', 'photo', 'me.jpg', 'image/gif', GIF, 'refuses'],
-	['a name that is only an extension', 'photo', '.gif', 'image/gif', GIF, 'refuses'],
+	['a gif photo', 'photo', 'me.gif', 'image/gif', 'accepts', GIF],
+	['an upper-case extension', 'photo', 'ME.GIF', 'image/gif', 'accepts', GIF],
+	['a bmp photo', 'photo', 'me.bmp', 'image/bmp', 'refuses', GIF],
+	['a content type that does not match', 'photo', 'me.jpg', 'image/gif', 'refuses', GIF],
+	['a name that is only an extension', 'photo', '.gif', 'image/gif', 'refuses', GIF],
 	[
 		'a text document',
 		'document',
 		'notes.txt',
 		'text/plain; charset=utf-8',
-		Buffer.from('hi'),
 		'accepts',
+		Buffer.from('hi'),
 	],
 	[
 		'an exe document',
 		'document',
 		'tool.exe',
 		'application/octet-stream',
-		Buffer.from('MZ'),
 		'refuses',
+		Buffer.from('MZ'),
 	],
 	[
 		'a document of exactly 10 MB',
 		'document',
 		'a.csv',
 		'text/csv',
-		Buffer.alloc(10 * MB, 97),
 		'accepts',
+		Buffer.alloc(10 * MB, 97),
 	],
 	[
 		'a document over 10 MB',
 		'document',
 		'a.csv',
 		'text/csv',
-		Buffer.alloc(10 * MB + 1, 97),
 		'refuses',
+		Buffer.alloc(10 * MB + 1, 97),
 	],
 ];
 
@@ -268,7 +268,7 @@ describe('file rules', () => {
 
 	it.each(FILE_ROWS)(
 		'%s (%s %s %s): both %s',
-		async (_name, kind, fileName, mimeType, data, expected) => {
+		async (_name, kind, fileName, mimeType, expected, data) => {
 			const atNode = nodeCheck(() => validateUploadFile(node, kind, { data, fileName, mimeType }));
 			const sentType = atNode.verdict === 'accepts' ? String(atNode.sent) : mimeType;
 			const answer =

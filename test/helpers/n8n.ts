@@ -193,8 +193,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			},
 		},
 		registry,
+		undefined,
+		options.timezone,
 	);
-	if (options.timezone) workflow.timezone = options.timezone;
 	const data = additionalData(credentialData(options.credentials));
 	data.hooks = new core.ExecutionLifecycleHooks('manual', data.executionId ?? 'harness', {
 		id: workflow.id,

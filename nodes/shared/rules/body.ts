@@ -80,15 +80,15 @@ export function checkBody(endpoint: EndpointKey, body: unknown): Record<string, 
 	const spec: Endpoint = ENDPOINTS[endpoint];
 	if (spec.body?.encoding !== 'json')
 		throw new RuleViolation('body', `${spec.method} ${spec.path} takes no JSON body`);
-	if (!isPlainObject(body)) throw new RuleViolation('body', 'must be a JSON object', 'invalid_body');
+	if (!isPlainObject(body))
+		throw new RuleViolation('body', 'must be a JSON object', 'invalid_body');
 	const { schema, fields } = spec.body;
 	const checked: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(body)) {
 		const field = fields.find((candidate) => candidate.name === name);
 		if (field === undefined)
 			throw new RuleViolation(name, `not a field of ${schema}`, 'unknown_field');
-		if (value === null && !field.nullable)
-			throw new RuleViolation(name, 'cannot be empty (null)');
+		if (value === null && !field.nullable) throw new RuleViolation(name, 'cannot be empty (null)');
 		checked[name] = value === null ? null : checkBodyValue(field, value);
 	}
 	for (const field of fields) {

@@ -32,7 +32,9 @@ function wallClock(ms: number, timeZone: string) {
 	const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
 	return {
 		date: `${part('year')}-${part('month')}-${part('day')}`,
-		asUtc: Date.parse(`${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}Z`),
+		asUtc: Date.parse(
+			`${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}Z`,
+		),
 	};
 }
 
@@ -70,7 +72,8 @@ function instant(value: unknown, timeZone: string): number | undefined {
 export function toWireTimestamp(value: unknown, timeZone: string): unknown {
 	if (typeof value === 'string' && isCalendarDate(value.trim())) return value.trim();
 	const ms = instant(value, timeZone);
-	if (ms !== undefined) return new Date(ms).toISOString();
+	// Whole seconds are written without a fraction: 2024-05-01T08:00:00Z.
+	if (ms !== undefined) return new Date(ms).toISOString().replace('.000Z', 'Z');
 	return typeof value === 'string' ? value.trim() : value;
 }
 

@@ -46,7 +46,9 @@ export const isUntouched = (value: unknown) =>
 	value === null ||
 	value === '' ||
 	(Array.isArray(value) && value.length === 0) ||
-	(typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+	(typeof value === 'object' &&
+		Object.getPrototypeOf(value) === Object.prototype &&
+		Object.keys(value).length === 0);
 
 /** One body field's parameter value, normalised for the wire (not yet checked). */
 function bodyValue(type: string, value: unknown, timeZone: string): unknown {
