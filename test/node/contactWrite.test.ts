@@ -4,7 +4,7 @@
  * sending, an unknown tag refused by the server with nothing changed, and the
  * agency picked through its resource locator.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { withSandbox } from '../helpers/n8n';
 import { api, errorText, requests, run } from './support';
@@ -379,10 +379,10 @@ describe('Update never wipes what the user did not touch', () => {
 		});
 		await sandbox.control.clearRequests();
 	});
-	const update = (updateFields: IDataObject) =>
+	const update = (updateFields: INodeParameters) =>
 		run(sandbox, { resource: 'contact', operation: 'update', contact_id: id, updateFields });
 
-	test.each<[string, IDataObject]>([
+	test.each<[string, INodeParameters]>([
 		['the Social collection added but empty', { social: {} }],
 		['a Social profile left all blank', { social: { profiles: [{ network: '', url: ' ' }] } }],
 		['CC emails of only separators and spaces', { cc_email: ' , ' }],
@@ -396,7 +396,7 @@ describe('Update never wipes what the user did not touch', () => {
 		expect(await requests(sandbox, { method: 'PATCH' })).toHaveLength(1);
 	});
 
-	test.each<[string, IDataObject, string]>([
+	test.each<[string, INodeParameters, string]>([
 		[
 			'a blank network name',
 			{ network: ' ', url: 'https://x.example/ada' },
