@@ -356,7 +356,7 @@ export const ENDPOINTS = {
 				name: 'role',
 				type: 'enum',
 				label: 'Role',
-				description: 'Agent (Buyer or Listing Agent), Client (Customer), or an exact role',
+				description: `Agent (${CONTACT_ROLE_GROUPS.agent.join(' or ')}), Client (${CONTACT_ROLE_GROUPS.client.join(' or ')}), or an exact role`,
 				values: CONTACT_ROLE_FILTERS,
 			},
 			{ name: 'tag_id', type: 'uuid', label: 'Tag ID', description: 'Only contacts with this tag' },

@@ -49,7 +49,7 @@ export function underRule<T>(node: INode, rule: () => T): T {
 		return rule();
 	} catch (error) {
 		if (error instanceof RuleViolation) throw invalidInput(node, error.field, error.reason);
-		throw error;
+		throw new NodeOperationError(node, error as Error);
 	}
 }
 
