@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CONTACT_ROLES, INSPECTION_STATUSES } from '../nodes/shared/endpoints';
-import { parseTimestamp } from './formats';
+import { parseTimestamp } from '../nodes/shared/rules/formats';
 import { badRequest, notFound } from './http';
 import { isOrgId } from './keys';
 import type { SandboxState } from './state';

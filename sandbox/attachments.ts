@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { FILE_RULES } from '../nodes/shared/endpoints';
+import { CONTACT_ROLE_GROUPS, FILE_RULES } from '../nodes/shared/endpoints';
 import { iso } from './clock';
 import type { ApiContext, RenderContext } from './context';
-import { ApiError, badRequest, notFound, ok, type Reply } from './http';
+import { badRequest, notFound, ok, type Reply } from './http';
 import { readMultipart } from './multipart';
 import { paginate } from './paging';
 import { parseQuery, type ParsedQuery } from './query';
 import type { AttachmentRec, InspectionRec } from './types';
-import { checkFileType, sanitizeFilename } from './uploads';
+import { checkFileSize, checkFileType, sanitizeFilename } from './uploads';
 
 function renderAttachment(ctx: RenderContext, a: AttachmentRec): Record<string, unknown> {
 	return {
@@ -124,7 +124,6 @@ export async function uploadAttachment(ctx: ApiContext): Promise<Reply> {
 			'inspection_not_confirmed',
 		);
 	}
-	const rule = FILE_RULES[kind];
 	let stored: Pick<AttachmentRec, 'filename' | 'contentType' | 'sizeBytes' | 'fileId'> = {
 		filename: null,
 		contentType: null,
@@ -133,15 +132,8 @@ export async function uploadAttachment(ctx: ApiContext): Promise<Reply> {
 	};
 	const { store } = ctx.state;
 	if (file) {
-		if (file.size > rule.maxBytes) {
-			throw new ApiError(
-				413,
-				'file_too_large',
-				`A ${kind} file may be up to ${rule.maxBytes / 1024 / 1024} MB`,
-				'file',
-			);
-		}
-		const contentType = checkFileType(rule, file);
+		checkFileSize(kind, file.size);
+		const contentType = checkFileType(kind, file);
 		const filename = sanitizeFilename(file.filename);
 		const fileId = randomUUID();
 		store.files.set(fileId, { data: file.data, contentType, filename });
@@ -167,6 +159,12 @@ export async function uploadAttachment(ctx: ApiContext): Promise<Reply> {
 	return ok(renderAttachment(ctx, attachment), 201);
 }
 
+/** The automations write to the client and the agents. */
+const NOTIFIED_ROLES: readonly string[] = [
+	...CONTACT_ROLE_GROUPS.client,
+	...CONTACT_ROLE_GROUPS.agent,
+];
+
 /** Spec, Events 3: each report upload runs the account's automations, which email the client and agents. */
 function recordAutomationEmail(
 	ctx: ApiContext,
@@ -175,7 +173,7 @@ function recordAutomationEmail(
 ): void {
 	const { store } = ctx.state;
 	const to = inspection.contacts
-		.filter((c) => c.role === 'Customer' || c.role === 'Buyer Agent' || c.role === 'Listing Agent')
+		.filter((c) => NOTIFIED_ROLES.includes(c.role))
 		.map((c) => store.contacts.get(c.id)?.fields.email)
 		.filter((email): email is string => typeof email === 'string');
 	store.emails.push({

@@ -88,6 +88,7 @@ export class SandboxControl {
 	updateContact = (id: string, body: Json) => this.call<Json>('PATCH', `contacts/${id}`, body);
 	createTag = (org: OrgId, name: string) => this.call<Json>('POST', 'tags', { org, name });
 	updateTag = (id: string, name: string) => this.call<Json>('PATCH', `tags/${id}`, { name });
+	createAgency = (org: OrgId, name: string) => this.call<Json>('POST', 'agencies', { org, name });
 
 	addWebhook = (input: ReceiverInput) => this.call<Receiver>('POST', 'webhooks', input);
 	webhooks = async () => (await this.call<{ data: Receiver[] }>('GET', 'webhooks')).data;

@@ -39,7 +39,7 @@ export async function uploadContactPhoto(ctx: ApiContext): Promise<Reply> {
 		maxBytes: () => rule.maxBytes,
 	});
 	if (!file) throw badRequest('file', 'file is required', 'missing_field');
-	const contentType = checkFileType(rule, file);
+	const contentType = checkFileType('photo', file);
 	const detected = sniffImage(file.data);
 	if (detected === null)
 		throw badRequest('file', `${file.filename} is not a real image`, 'not_an_image');

@@ -1,3 +1,4 @@
+import { CONTACT_ROLE_GROUPS } from '../nodes/shared/endpoints';
 import { iso } from './clock';
 import type { ApiContext, RenderContext } from './context';
 import { ok, type Reply } from './http';
@@ -50,10 +51,7 @@ export function renderContact(ctx: RenderContext, c: ContactRec): Record<string,
 	};
 }
 
-const ROLE_GROUPS: Record<string, readonly string[]> = {
-	agent: ['Buyer Agent', 'Listing Agent'],
-	client: ['Customer'],
-};
+const ROLE_GROUPS: Record<string, readonly string[]> = CONTACT_ROLE_GROUPS;
 const digits = (text: string) => text.replace(/\D/g, '');
 
 function contactMatcher(

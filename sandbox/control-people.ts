@@ -6,6 +6,7 @@ import type { ControlRoute } from './control';
 import { badRequest, notFound, ok } from './http';
 import { isOrgId, type OrgId } from './keys';
 import type { SandboxState } from './state';
+import type { AgencyRec } from './types';
 
 function tagName(state: SandboxState, org: OrgId, value: unknown, except?: string): string {
 	if (typeof value !== 'string' || value.trim() === '')
@@ -18,7 +19,7 @@ function tagName(state: SandboxState, org: OrgId, value: unknown, except?: strin
 	return name;
 }
 
-/** Control routes for contacts and tags: changes made in the business tools (same rules as v1). */
+/** Control routes for contacts, tags and agencies: changes made in the business tools (same rules as v1). */
 export const CONTROL_PEOPLE_ROUTES: ControlRoute[] = [
 	[
 		'POST',
@@ -57,6 +58,35 @@ export const CONTROL_PEOPLE_ROUTES: ControlRoute[] = [
 			state.store.tags.set(tag.id, tag);
 			state.store.changed();
 			return ok({ id: tag.id, name: tag.name, contact_count: 0 }, 201);
+		},
+	],
+	[
+		'POST',
+		/^agencies$/,
+		({ state, body }) => {
+			if (!isOrgId(body.org)) throw badRequest('org', 'org must be acme or globex');
+			if (typeof body.name !== 'string' || body.name.trim() === '')
+				throw badRequest('name', 'name must be a non-empty string');
+			const now = state.writeTime();
+			const agency: AgencyRec = {
+				org: body.org,
+				id: randomUUID(),
+				name: body.name.trim(),
+				address: null,
+				address_line2: null,
+				city: null,
+				state: null,
+				zip: null,
+				country: null,
+				phone: null,
+				website: null,
+				notes: null,
+				createdAt: now,
+				updatedAt: now,
+			};
+			state.store.agencies.set(agency.id, agency);
+			state.store.changed();
+			return ok({ id: agency.id, name: agency.name }, 201);
 		},
 	],
 	[

@@ -8,7 +8,7 @@ import {
 import { iso } from './clock';
 import type { RenderContext } from './context';
 import { isFaultKind, type OneShotFault } from './faults';
-import { parseTimestamp } from './formats';
+import { parseTimestamp } from '../nodes/shared/rules/formats';
 import {
 	ApiError,
 	badRequest,

@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, badRequest } from './http';
 import type { LogEntry, LoggedFile } from './requestlog';
+import { megabytes } from '../nodes/shared/rules/formats';
 
 export interface UploadedFile extends LoggedFile {
 	data: Buffer;
@@ -101,7 +102,7 @@ export function readMultipart(
 						new ApiError(
 							413,
 							'file_too_large',
-							`The file is over the ${max / 1024 / 1024} MB limit`,
+							`The file is over the ${megabytes(max)} limit`,
 							'file',
 						),
 					);

@@ -1,3 +1,4 @@
+import { CONTACT_ROLE_GROUPS } from '../nodes/shared/endpoints';
 import { isoOrNull } from './clock';
 import type { ApiContext } from './context';
 import { agencyNameOf } from './contacts';
@@ -7,6 +8,8 @@ import { parseQuery } from './query';
 import type { ContactRec } from './types';
 
 const DAY = 24 * 60 * 60 * 1000;
+const [BUYER_AGENT, LISTING_AGENT] = CONTACT_ROLE_GROUPS.agent;
+const [CLIENT] = CONTACT_ROLE_GROUPS.client;
 
 /** A8/D6: counts and revenue (sum of price.quote) over a contact's non-canceled, non-deleted inspections scheduled in [from, to). */
 function statsOf(ctx: ApiContext, c: ContactRec, from: number | null, to: number | null) {
@@ -35,15 +38,15 @@ function statsOf(ctx: ApiContext, c: ContactRec, from: number | null, to: number
 		const quote = i.price.quote ?? 0;
 		s.total++;
 		s.revenue += quote;
-		if (role === 'Buyer Agent') {
+		if (role === BUYER_AGENT) {
 			s.buying++;
 			s.buyingRevenue += quote;
 		}
-		if (role === 'Listing Agent') {
+		if (role === LISTING_AGENT) {
 			s.listing++;
 			s.listingRevenue += quote;
 		}
-		if (role === 'Customer') s.client++;
+		if (role === CLIENT) s.client++;
 		if (at !== null) {
 			s.first = s.first === null ? at : Math.min(s.first, at);
 			s.last = s.last === null ? at : Math.max(s.last, at);

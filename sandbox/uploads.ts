@@ -1,32 +1,24 @@
-import type { FileRule } from '../nodes/shared/endpoints';
+import {
+	checkFileSize as sizeRule,
+	checkFileType as typeRule,
+	type FileKind,
+} from '../nodes/shared/rules/files';
+import { ApiError } from './http';
 export { sanitizeFilename } from '../nodes/shared/filenames';
-import { badRequest } from './http';
 import type { UploadedFile } from './multipart';
+import { underRule } from './rules';
 
-const extensionOf = (filename: string): string => {
-	const dot = filename.lastIndexOf('.');
-	return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
-};
+/** The rule book's file type rule: an allowed extension and a content type matching it (400). */
+export function checkFileType(kind: FileKind, file: UploadedFile): string {
+	return underRule(() => typeRule(kind, file.filename, file.contentType), 'invalid_field');
+}
 
-/** The file type rules of the endpoint table (FILE_RULES): allowed extension, and a content type matching it. */
-export function checkFileType(rule: FileRule, file: UploadedFile): string {
-	const ext = extensionOf(file.filename);
-	const allowed = Object.keys(rule.types);
-	const types = rule.types[ext];
-	if (!types) {
-		throw badRequest(
-			'file',
-			`${file.filename || 'The file'} is not an allowed type; allowed: ${allowed.join(', ')}`,
-			'file_type_not_allowed',
-		);
+/** The rule book's size limit; above it the API answers 413. */
+export function checkFileSize(kind: FileKind, bytes: number): void {
+	try {
+		sizeRule(kind, bytes);
+	} catch (error) {
+		if (error instanceof Error) throw new ApiError(413, 'file_too_large', error.message, 'file');
+		throw error;
 	}
-	const contentType = file.contentType.split(';')[0].trim().toLowerCase();
-	if (!types.includes(contentType)) {
-		throw badRequest(
-			'file',
-			`The content type ${contentType} does not match .${ext} (expected ${types.join(' or ')})`,
-			'content_type_mismatch',
-		);
-	}
-	return contentType;
 }

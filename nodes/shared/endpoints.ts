@@ -75,8 +75,19 @@ export const CONTACT_ROLES = [
 	'Others',
 ] as const;
 
+export type ContactRole = (typeof CONTACT_ROLES)[number];
+
+/** The role groups the `role` filter takes besides exact roles: an agent is a buyer's or listing agent, a client the customer. */
+export const CONTACT_ROLE_GROUPS = {
+	agent: ['Buyer Agent', 'Listing Agent'],
+	client: ['Customer'],
+} as const satisfies Record<string, readonly ContactRole[]>;
+
 /** `role` filter values: the two groups plus every exact role. */
-export const CONTACT_ROLE_FILTERS = ['agent', 'client', ...CONTACT_ROLES] as const;
+export const CONTACT_ROLE_FILTERS = [
+	...(Object.keys(CONTACT_ROLE_GROUPS) as (keyof typeof CONTACT_ROLE_GROUPS)[]),
+	...CONTACT_ROLES,
+] as const;
 
 export const INSPECTION_STATUSES = ['draft', 'waiting', 'review', 'confirmed', 'canceled'] as const;
 export const REPORT_STATUSES = ['na', 'pending', 'partial', 'published'] as const;
@@ -358,7 +369,7 @@ export const ENDPOINTS = {
 				name: 'role',
 				type: 'enum',
 				label: 'Role',
-				description: 'Agent (Buyer or Listing Agent), Client (Customer), or an exact role',
+				description: `Agent (${CONTACT_ROLE_GROUPS.agent.join(' or ')}), Client (${CONTACT_ROLE_GROUPS.client.join(' or ')}), or an exact role`,
 				values: CONTACT_ROLE_FILTERS,
 			},
 			{ name: 'tag_id', type: 'uuid', label: 'Tag ID', description: 'Only contacts with this tag' },

@@ -2,15 +2,14 @@ import type { OrgId } from '../keys';
 import type { Prng } from '../prng';
 import { SAMPLE_FILES } from '../samples';
 import type { Store } from '../store';
-import { CONTACT_ROLES } from '../../nodes/shared/endpoints';
+import { CONTACT_ROLE_GROUPS, CONTACT_ROLES, type ContactRole } from '../../nodes/shared/endpoints';
 import type { AgencyRec, ContactRec } from '../types';
 import { AGENCY_WORDS, FIRST_NAMES, LAST_NAMES, PLACES, STREETS, TAG_NAMES } from './words';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Roles held by contacts that are neither clients nor agents, one fixed role each. */
-const OTHER_ROLES = CONTACT_ROLES.filter(
-	(role) => !['Customer', 'Buyer Agent', 'Listing Agent'].includes(role),
-);
+const GROUPED: readonly ContactRole[] = Object.values(CONTACT_ROLE_GROUPS).flat();
+const OTHER_ROLES = CONTACT_ROLES.filter((role) => !GROUPED.includes(role));
 
 export interface People {
 	clients: string[];

@@ -88,6 +88,8 @@ export interface RunNodeOptions {
 	typeVersion?: number;
 	/** Aborting it cancels the execution the way n8n's Stop button does. */
 	signal?: AbortSignal;
+	/** The workflow's timezone setting (n8n's default otherwise). */
+	timezone?: string;
 }
 
 export interface RunNodeResult {
@@ -191,6 +193,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			},
 		},
 		registry,
+		undefined,
+		options.timezone,
 	);
 	const data = additionalData(credentialData(options.credentials));
 	data.hooks = new core.ExecutionLifecycleHooks('manual', data.executionId ?? 'harness', {

@@ -167,6 +167,7 @@ export function buildWorkflow(
 	connections: Workflow['connectionsBySourceNode'],
 	nodeTypes: INodeTypes,
 	staticData?: IDataObject,
+	timezone?: string,
 ): Workflow {
 	return new Workflow({
 		id: 'harness-workflow',
@@ -176,6 +177,6 @@ export function buildWorkflow(
 		nodeTypes,
 		active: false,
 		staticData,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...(timezone ? { timezone } : {}) },
 	});
 }

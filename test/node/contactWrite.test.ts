@@ -4,7 +4,7 @@
  * sending, an unknown tag refused by the server with nothing changed, and the
  * agency picked through its resource locator.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { withSandbox } from '../helpers/n8n';
 import { api, errorText, requests, run } from './support';
@@ -288,5 +288,138 @@ describe('Update', () => {
 		});
 		expect(result.error?.message).toContain('contact_id');
 		expect(await requests(sandbox)).toHaveLength(0);
+	});
+});
+
+describe('values the API would refuse are refused before sending, naming the field', () => {
+	test.each([
+		[
+			'a first name of only spaces',
+			{ first_name: '  ' },
+			'First Name "first_name": must not be blank',
+		],
+		[
+			'an email whose domain ends in a digit',
+			{ email: 'a@b.c1' },
+			'Email "email": "a@b.c1" is not an email address',
+		],
+		[
+			'an unassigned country code',
+			{ additionalFields: { country: 'XX' } },
+			'Country "country": "XX" is not an ISO 3166',
+		],
+		[
+			'an impossible birthday',
+			{ additionalFields: { birthday: '2001-02-29' } },
+			'Birthday "birthday": "2001-02-29" is not a date',
+		],
+	])('%s', async (_name, parameters, message) => {
+		const result = await run(sandbox, {
+			resource: 'contact',
+			operation: 'create',
+			first_name: 'Rule',
+			email: 'rule@example.com',
+			...parameters,
+		});
+		expect(result.error?.message).toContain(message);
+		expect(result.error?.description).toBe('Nothing was sent to the API.');
+		expect(await requests(sandbox)).toHaveLength(0);
+	});
+
+	test('a country in lower case or with spaces is sent in capitals', async () => {
+		const { items, error } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'create',
+			first_name: 'Rule',
+			email: 'rule@example.com',
+			additionalFields: { country: ' ca ' },
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.country).toBe('CA');
+	});
+
+	test.each([
+		['a Luxon DateTime', "={{ DateTime.fromISO('2000-02-28T20:00:00Z') }}"],
+		['a JS Date', '={{ new Date(Date.UTC(2000, 1, 28, 20)) }}'],
+		['ISO text with a time', '2000-02-28T20:00:00Z'],
+	])(
+		'a birthday given as %s becomes its calendar date in the workflow timezone',
+		async (_name, birthday) => {
+			// 20:00 UTC on 28 February is already 29 February in Auckland (UTC+13).
+			const { items, error } = await run(
+				sandbox,
+				{
+					resource: 'contact',
+					operation: 'create',
+					first_name: 'Leap',
+					email: 'leap@example.com',
+					additionalFields: { birthday },
+				},
+				{ timezone: 'Pacific/Auckland' },
+			);
+			expect(error).toBeUndefined();
+			expect(items[0].json.birthday).toBe('2000-02-29');
+		},
+	);
+});
+
+describe('Update never wipes what the user did not touch', () => {
+	const linkedin = 'https://www.linkedin.com/in/ada';
+	let id: string;
+	beforeEach(async () => {
+		id = String(contact.id);
+		await run(sandbox, {
+			resource: 'contact',
+			operation: 'update',
+			contact_id: id,
+			updateFields: {
+				social: { profiles: [{ network: 'linkedin', url: linkedin }] },
+				cc_email: 'office@example.com',
+			},
+		});
+		await sandbox.control.clearRequests();
+	});
+	const update = (updateFields: INodeParameters) =>
+		run(sandbox, { resource: 'contact', operation: 'update', contact_id: id, updateFields });
+
+	test.each<[string, INodeParameters]>([
+		['the Social collection added but empty', { social: {} }],
+		['a Social profile left all blank', { social: { profiles: [{ network: '', url: ' ' }] } }],
+		['CC emails of only separators and spaces', { cc_email: ' , ' }],
+		['tags and tag IDs left empty', { tags: [], tag_ids: ' , ' }],
+	])('%s sends nothing for that field', async (_name, untouched) => {
+		const { items, error } = await update({ ...untouched, city: 'Boulder' });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ city: 'Boulder', social: { linkedin } });
+		expect(String(items[0].json.cc_email)).toBe('office@example.com');
+		expect(tagNames(await readContact(id))).toEqual([tags[0].name]);
+		expect(await requests(sandbox, { method: 'PATCH' })).toHaveLength(1);
+	});
+
+	test.each<[string, INodeParameters, string]>([
+		[
+			'a blank network name',
+			{ network: ' ', url: 'https://x.example/ada' },
+			'the profile with URL "https://x.example/ada" has no network name',
+		],
+		['a network without a URL', { network: 'x', url: '' }, 'the x profile has no URL'],
+	])(
+		'a Social profile with %s is an item-level error, with no request',
+		async (_name, profile, reason) => {
+			const result = await update({ social: { profiles: [profile] } });
+			expect(result.error?.message).toContain(`Social "social": ${reason}`);
+			expect(await requests(sandbox)).toHaveLength(0);
+			expect((await readContact(id)).social).toEqual({ linkedin });
+		},
+	);
+
+	test('Fields to Clear empties the social map: clearing is explicit', async () => {
+		const { items } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'update',
+			contact_id: id,
+			fieldsToClear: ['social'],
+		});
+		expect(items[0].json.social).toBeNull();
 	});
 });

@@ -2,7 +2,7 @@
  * The editor's pickers: tags by name and by ID (loadOptions) and agencies
  * (listSearch), run on n8n-core's LoadOptionsContext.
  */
-import type { IDataObject, INode, INodeListSearchResult } from 'n8n-workflow';
+import type { INode, INodeListSearchResult } from 'n8n-workflow';
 
 import { runLoadOptions, withSandbox } from '../helpers/n8n';
 import {
@@ -90,30 +90,39 @@ test('getTagIds gives the same tags with their IDs as values', async () => {
 });
 
 describe('searchAgencies', () => {
-	let agencies: IDataObject[];
+	const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+	let agencies: { name: string; value: string }[];
+	let pages: number;
 	beforeAll(async () => {
-		agencies = (await allPages(sandbox, '/v1/agencies')).records;
+		// More agencies than one page of 200, so a search must walk past the first page.
+		const seeded = (await allPages(sandbox, '/v1/agencies')).records.length;
+		for (let i = seeded; i < 230; i++)
+			await sandbox.control.createAgency('acme', `Zephyr Realty ${String(i).padStart(3, '0')}`);
+		const all = await allPages(sandbox, '/v1/agencies');
+		agencies = all.records.map((a) => ({ name: String(a.name), value: String(a.id) }));
+		pages = all.pages;
+		expect(pages).toBeGreaterThan(1);
 	});
 
-	test('lists agencies by name with their IDs, one API page per call', async () => {
+	test('lists every agency, sorted by name, walking each page once with limit 200', async () => {
 		await sandbox.control.clearRequests();
 		const result = await runListSearch('searchAgencies');
-		expect(result.results).toEqual(
-			agencies.slice(0, 200).map((a) => ({ name: a.name, value: a.id })),
-		);
+		expect(result.results).toEqual([...agencies].sort(byName));
+		expect(result.paginationToken).toBeUndefined();
 		const log = await requests(sandbox);
-		expect(log).toHaveLength(1);
-		expect(log[0].query.limit).toBe('200');
+		expect(log).toHaveLength(pages);
+		expect(log.every((entry) => entry.query.limit === '200')).toBe(true);
 	});
 
-	test('filters by name, case-insensitively', async () => {
-		const name = String(agencies[3].name);
-		const needle = name.slice(1, 5).toUpperCase();
+	test('filters by name over all pages, case-insensitively', async () => {
+		// The last agency the API serves (ordered by id) is on the last page.
+		const lastServed = agencies[agencies.length - 1];
+		const needle = lastServed.name.slice(1).toUpperCase();
 		const result = await runListSearch('searchAgencies', needle);
-		expect(result.results.length).toBeGreaterThan(0);
-		expect(result.results.every((r) => r.name.toLowerCase().includes(needle.toLowerCase()))).toBe(
-			true,
-		);
-		expect(result.results.map((r) => r.value)).toContain(agencies[3].id);
+		const expected = agencies
+			.filter((a) => a.name.toLowerCase().includes(needle.toLowerCase()))
+			.sort(byName);
+		expect(result.results).toEqual(expected);
+		expect(result.results).toContainEqual(lastServed);
 	});
 });

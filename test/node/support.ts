@@ -29,7 +29,12 @@ function everything(result: RunNodeResult): string {
 export async function run(
 	sandbox: SandboxHandle,
 	parameters: INodeParameters,
-	options: { items?: TestItem[]; continueOnFail?: boolean; key?: keyof typeof SANDBOX_KEYS } = {},
+	options: {
+		items?: TestItem[];
+		continueOnFail?: boolean;
+		key?: keyof typeof SANDBOX_KEYS;
+		timezone?: string;
+	} = {},
 ): Promise<RunNodeResult> {
 	const key = options.key ?? 'acmeOwner';
 	const result = await runNode({
@@ -38,6 +43,7 @@ export async function run(
 		credentials: sandbox.credentials(key),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		timezone: options.timezone,
 	});
 	// The key never appears in an output item or an error.
 	expect(everything(result)).not.toContain(SANDBOX_KEYS[key]);

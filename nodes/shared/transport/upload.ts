@@ -7,7 +7,8 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { type Endpoint, ENDPOINTS, endpointPath, FILE_RULES } from '../endpoints';
-import { invalidInput, validatePathParams } from '../validation';
+import { checkFileSize, checkFileType } from '../rules/files';
+import { invalidInput, underRule, validatePathParams } from '../validation';
 import { exchange } from './request';
 import { apiSettings } from './settings';
 
@@ -19,36 +20,13 @@ export interface UploadFileInput {
 	mimeType: string;
 }
 
-const MB = 1024 * 1024;
-
-/** Extension, matching content type and size per FILE_RULES; returns the bare content type. */
+/** Extension, matching content type and size per FILE_RULES (the rule book's file rules); returns the bare content type. */
 export function validateUploadFile(node: INode, rule: UploadRule, file: UploadFileInput): string {
-	const { types, maxBytes } = FILE_RULES[rule];
-	const extension = /\.([^.]+)$/.exec(file.fileName)?.[1]?.toLowerCase();
-	const allowed = types as Readonly<Record<string, readonly string[]>>;
-	if (extension === undefined || allowed[extension] === undefined) {
-		throw invalidInput(
-			node,
-			'file',
-			`a ${rule} must be one of ${Object.keys(types).join(', ')}; "${file.fileName}" is not`,
-		);
-	}
-	const contentType = file.mimeType.split(';')[0].trim().toLowerCase();
-	if (!allowed[extension].includes(contentType)) {
-		throw invalidInput(
-			node,
-			'file',
-			`the content type "${contentType}" does not match ".${extension}" (expected ${allowed[extension].join(' or ')})`,
-		);
-	}
-	if (file.data.length > maxBytes) {
-		throw invalidInput(
-			node,
-			'file',
-			`a ${rule} may be at most ${maxBytes / MB} MB; this file has ${(file.data.length / MB).toFixed(1)} MB`,
-		);
-	}
-	return contentType;
+	return underRule(node, () => {
+		const contentType = checkFileType(rule, file.fileName, file.mimeType);
+		checkFileSize(rule, file.data.length);
+		return contentType;
+	});
 }
 
 /** The multipart fields of an upload (A20), checked per rule; `kind` is set from the rule for attachments. */

@@ -70,7 +70,11 @@ export function listOperation(config: {
 				pathNames.map((name) => [name, this.getNodeParameter(name, itemIndex) as string]),
 			);
 			const query = hasFilters
-				? filterValues(endpoint, this.getNodeParameter('filters', itemIndex, {}) as IDataObject)
+				? filterValues(
+						endpoint,
+						this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+						this.getTimezone(),
+					)
 				: {};
 			if (sortable) {
 				const sort = sortValue(
@@ -139,6 +143,7 @@ export function getOperation(config: {
 						return filterValues(
 							endpoint,
 							this.getNodeParameter('options', itemIndex, {}) as IDataObject,
+							this.getTimezone(),
 						);
 					}
 				: undefined,

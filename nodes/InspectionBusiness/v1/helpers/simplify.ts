@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CONTACT_ROLES } from '../../../shared/endpoints';
+import { CONTACT_ROLE_GROUPS } from '../../../shared/endpoints';
 
-type Role = (typeof CONTACT_ROLES)[number];
-const CLIENT_ROLE: Role = 'Customer';
-const AGENT_ROLES: readonly Role[] = ['Buyer Agent', 'Listing Agent'];
+const CLIENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.client;
+const AGENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.agent;
 
 /** The key fields Simplify returns for an inspection, flat, in this order. */
 export const SIMPLIFIED_INSPECTION_FIELDS = [
@@ -58,8 +57,8 @@ export function simplifyInspection(inspection: IDataObject): IDataObject {
 	const address = objectOf(inspection.address);
 	const price = objectOf(inspection.price);
 	const contacts = listOf(inspection.contacts);
-	const clients = contacts.filter((c) => c.role === CLIENT_ROLE);
-	const agents = contacts.filter((c) => AGENT_ROLES.includes(c.role as Role));
+	const clients = contacts.filter((c) => CLIENT_ROLES.includes(String(c.role)));
+	const agents = contacts.filter((c) => AGENT_ROLES.includes(String(c.role)));
 	const simplified: Record<(typeof SIMPLIFIED_INSPECTION_FIELDS)[number], unknown> = {
 		id: inspection.id,
 		status: inspection.status,

@@ -1,28 +1,24 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { LIMITS } from '../../../shared/endpoints';
-import { apiRequest } from '../../../shared/transport';
+import { paginate } from '../../../shared/transport';
 
 /**
- * Agencies for the agency pickers, one API page per call (the editor asks for
- * the next with the cursor). The API has no agency search (A10), so the
- * filter matches names within each page.
+ * Agencies for the agency pickers, sorted by name. The API has no agency
+ * search or name order (A10: ids, cursor and limit only), so each search walks
+ * every page once (limit 200: ⌈agencies / 200⌉ requests) and filters the names
+ * here; the editor gets the whole answer at once, with no further pages.
  */
 export async function searchAgencies(
 	this: ILoadOptionsFunctions,
 	filter?: string,
-	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const query: IDataObject = { limit: LIMITS.pageSizeMax };
-	if (paginationToken) query.cursor = paginationToken;
-	const page = (await apiRequest.call(this, 'listAgencies', { query })) as IDataObject;
+	const agencies: IDataObject[] = [];
+	for await (const page of paginate.call(this, 'listAgencies', { query: {} }))
+		agencies.push(...page);
 	const needle = filter?.trim().toLowerCase() ?? '';
-	const results = ((page.data ?? []) as IDataObject[])
-		.filter((agency) =>
-			String(agency.name ?? '')
-				.toLowerCase()
-				.includes(needle),
-		)
-		.map((agency) => ({ name: String(agency.name), value: String(agency.id) }));
-	return { results, paginationToken: (page.next_cursor as string | null) ?? undefined };
+	const results = agencies
+		.map((agency) => ({ name: String(agency.name ?? ''), value: String(agency.id) }))
+		.filter((agency) => agency.name.toLowerCase().includes(needle))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	return { results };
 }

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { bodyCollection, bodyFields, bodyProperties } from '../../../../shared/fields';
 import { apiRequest } from '../../../../shared/transport';
+import { underRule } from '../../../../shared/validation';
 import { assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachItem } from '../../helpers/execution';
 import { bodyValues } from '../../helpers/values';
@@ -36,7 +37,7 @@ export async function execute(
 			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
 		};
 		for (const name of REQUIRED) values[name] = this.getNodeParameter(name, itemIndex);
-		const body = bodyValues(endpoint, values);
+		const body = underRule(this.getNode(), () => bodyValues(endpoint, values, this.getTimezone()));
 		assertNoExclusiveConflict(this, endpoint, body, itemIndex);
 		const contact = (await apiRequest.call(this, endpoint, { body })) as IDataObject;
 		return [{ json: contact, pairedItem: { item: itemIndex } }];

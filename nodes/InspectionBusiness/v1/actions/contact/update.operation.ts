@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { bodyCollection, fieldsToClear, pathIdField } from '../../../../shared/fields';
 import { apiRequest } from '../../../../shared/transport';
+import { underRule } from '../../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachItem } from '../../helpers/execution';
 import { bodyValues } from '../../helpers/values';
@@ -34,9 +35,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
-		const body = bodyValues(
-			endpoint,
-			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,
+		const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const body = underRule(this.getNode(), () =>
+			bodyValues(endpoint, updateFields, this.getTimezone()),
 		);
 		addFieldsToClear(this, endpoint, body, itemIndex, 'Update Fields');
 		if (Object.keys(body).length === 0) {

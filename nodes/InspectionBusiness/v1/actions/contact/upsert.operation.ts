@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { bodyCollection, bodyField, bodyProperty, fieldsToClear } from '../../../../shared/fields';
 import { apiRequest } from '../../../../shared/transport';
-import { validateBody } from '../../../../shared/validation';
+import { underRule, validateBody } from '../../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { emailKey, matchEmails } from '../../helpers/emailMatch';
 import { errorItem, itemError } from '../../helpers/execution';
@@ -105,10 +105,11 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Pending {
 	const { email } = validateBody(ctx.getNode(), UPDATE, {
 		email: ctx.getNodeParameter('email', itemIndex),
 	});
-	const changes = bodyValues(UPDATE, {
+	const values: IDataObject = {
 		...(ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
 		first_name: ctx.getNodeParameter('first_name', itemIndex, ''),
-	});
+	};
+	const changes = underRule(ctx.getNode(), () => bodyValues(UPDATE, values, ctx.getTimezone()));
 	addFieldsToClear(ctx, UPDATE, changes, itemIndex, 'Additional Fields');
 	assertNoExclusiveConflict(ctx, UPDATE, changes, itemIndex);
 	return { email: String(email), changes };

@@ -1,4 +1,4 @@
-/** ISO 3166-1 alpha-2 codes (the 249 officially assigned). */
+/** ISO 3166-1 alpha-2 codes (the 249 officially assigned): the API refuses any other `country`. */
 export const ISO_COUNTRIES: ReadonlySet<string> = new Set(
 	(
 		'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
