@@ -6,14 +6,23 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { ALLOWED_URL, API_ROOT_SUFFIX } from '../nodes/shared/transport/settings';
+
+/** Shown by the credential test for a plain-http Base URL that is not this machine. */
+export const PLAIN_HTTP_REFUSED =
+	'Base URL: plain http is refused; use https (plain http is accepted only for localhost, 127.0.0.0/8 and [::1])';
+
+/** Shown for a Base URL that is neither https nor plain http. */
+export const HTTPS_REQUIRED = 'Base URL: it must start with https://, e.g. https://api.example.com';
+
+const typedBaseUrl = '$credentials.baseUrl.trim()';
+
 /**
- * The credential test resolves its Base URL through this expression. A plain-http
- * URL that is not loopback is swapped for a host under `.invalid` whose name says
- * why, so the test fails before the key could travel unencrypted. The transport
- * enforces the same rule on every request (`checkedUrl` in `nodes/shared/transport/settings.ts`).
+ * The credential test's Base URL, as an n8n expression built from the node's own
+ * URL rules: the API root without `/` or `/v1`, and a refused URL throws, so the
+ * test shows why instead of sending the key unencrypted.
  */
-const TESTED_BASE_URL =
-	'={{ /^https:\\/\\//i.test($credentials.baseUrl.trim()) || /^http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)/i.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "https://plain-http-refused-use-https.invalid" }}';
+const TESTED_BASE_URL = `={{ ${ALLOWED_URL}.test(${typedBaseUrl}) ? ${typedBaseUrl}.replace(${API_ROOT_SUFFIX}, "") : (() => { throw new Error(/^http:/i.test(${typedBaseUrl}) ? ${JSON.stringify(PLAIN_HTTP_REFUSED)} : ${JSON.stringify(HTTPS_REQUIRED)}); })() }}`;
 
 export class InspectionBusinessApi implements ICredentialType {
 	name = 'inspectionBusinessApi';
