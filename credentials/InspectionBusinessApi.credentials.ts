@@ -1,28 +1,19 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ALLOWED_URL, API_ROOT_SUFFIX } from '../nodes/shared/transport/settings';
+import { API_ROOT_SUFFIX, refusedUrlReason } from '../nodes/shared/transport/settings';
 
-/** Shown by the credential test for a plain-http Base URL that is not this machine. */
-export const PLAIN_HTTP_REFUSED =
-	'Base URL: plain http is refused; use https (plain http is accepted only for localhost, 127.0.0.0/8 and [::1])';
+/** The API root the credential test asks, without a trailing `/` or `/v1` (as the node strips them). */
+const TESTED_BASE_URL = `={{ $credentials.baseUrl.trim().replace(${API_ROOT_SUFFIX}, "") }}`;
 
-/** Shown for a Base URL that is neither https nor plain http. */
-export const HTTPS_REQUIRED = 'Base URL: it must start with https://, e.g. https://api.example.com';
-
-const typedBaseUrl = '$credentials.baseUrl.trim()';
-
-/**
- * The credential test's Base URL, as an n8n expression built from the node's own
- * URL rules: the API root without `/` or `/v1`, and a refused URL throws, so the
- * test shows why instead of sending the key unencrypted.
- */
-const TESTED_BASE_URL = `={{ ${ALLOWED_URL}.test(${typedBaseUrl}) ? ${typedBaseUrl}.replace(${API_ROOT_SUFFIX}, "") : (() => { throw new Error(/^http:/i.test(${typedBaseUrl}) ? ${JSON.stringify(PLAIN_HTTP_REFUSED)} : ${JSON.stringify(HTTPS_REQUIRED)}); })() }}`;
+/** An absolute URL (the HTTP Request node's), which axios uses instead of the base URL. */
+const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:\/\//i;
 
 export class InspectionBusinessApi implements ICredentialType {
 	name = 'inspectionBusinessApi';
@@ -69,14 +60,29 @@ export class InspectionBusinessApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
+	/**
+	 * Adds the key, unless the request goes to plain http off this machine: then
+	 * it throws, so the key never travels unencrypted, whether the request comes
+	 * from this package's nodes, the HTTP Request node or the credential test
+	 * (which shows the reason).
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const target = ABSOLUTE_URL.test(requestOptions.url)
+			? requestOptions.url
+			: String(requestOptions.baseURL ?? requestOptions.url);
+		const refused = refusedUrlReason(target);
+		if (refused !== undefined) throw new Error(refused);
+		return {
+			...requestOptions,
 			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
 			},
-		},
-	};
+		};
+	}
 
 	// One request: the smallest page of the tag list.
 	test: ICredentialTestRequest = {
@@ -86,5 +92,23 @@ export class InspectionBusinessApi implements ICredentialType {
 			method: 'GET',
 			qs: { limit: 1 },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						"The API key was not accepted (HTTP 401). Copy the key again from the account's API-access area; a key also stops working when the user who created it is deactivated.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The Base URL has no Inspection Business API (HTTP 404 for /v1/tags). Use the API address of your account, e.g. https://api.example.com.',
+				},
+			},
+		],
 	};
 }

@@ -25,6 +25,15 @@ export const ALLOWED_URL =
 /** What a Base URL may end with and still mean the API root: `/`, `/v1`, `/v1/`. */
 export const API_ROOT_SUFFIX = /(\/v1)?\/*$/i;
 
+/** Why the key may not be sent to `raw` (the credential's words), or undefined when it may. */
+export function refusedUrlReason(raw: string): string | undefined {
+	const typed = raw.trim();
+	if (ALLOWED_URL.test(typed)) return undefined;
+	return /^http:/i.test(typed)
+		? 'Base URL: plain http is refused; use https. Plain http is accepted only for localhost, 127.0.0.0/8 and [::1].'
+		: `Base URL: "${typed}" must start with https://, e.g. https://api.example.com`;
+}
+
 /**
  * The key must never travel unencrypted, so plain http is refused unless the
  * host is this machine.
