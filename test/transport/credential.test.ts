@@ -23,7 +23,6 @@ const node: INode = {
 	parameters: {},
 };
 
-
 /** Resolves the credential test's `={{…}}` fields as n8n's credential tester does. */
 function resolvedTestRequest(data: ICredentialDataDecryptedObject): IHttpRequestOptions {
 	const workflow = buildWorkflow([], {}, new NodeTypeRegistry());
