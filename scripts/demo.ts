@@ -16,13 +16,7 @@ import { N8nUserFolder } from './n8n-instance';
 import { ensureRuntime, isRuntimeInstalled, N8N_VERSION } from './n8n-runtime';
 import { LOCAL_OWNER } from './n8n-rest';
 import type { N8nServer } from './n8n-server';
-import {
-	buildPackage,
-	builtNodes,
-	declaredNodeTypes,
-	packageAuthor,
-	packPackage,
-} from './package-tarball';
+import { buildPackage, declaredNodeTypes, packPackage } from './package-tarball';
 import { isPortFree } from './ports';
 import { loadExamples, SANDBOX_CREDENTIAL, sandboxCredential } from './workflows';
 
@@ -103,18 +97,7 @@ async function main(): Promise<void> {
 		const examples = loadExamples();
 		await userFolder.importCredentials([sandboxCredential(sandbox.baseUrl)]);
 		await userFolder.importWorkflows(examples);
-		const author = packageAuthor();
-		await userFolder.registerPackage({
-			name: packed.name,
-			version: packed.version,
-			authorName: author.name,
-			authorEmail: author.email,
-			nodes: (await builtNodes()).map((node) => ({
-				displayName: node.displayName,
-				type: `${packed.name}.${node.name}`,
-				version: node.version,
-			})),
-		});
+		await userFolder.registerPackage(packed.name, packed.version);
 
 		log('Starting n8n');
 		server = await userFolder.startServer(port);

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import type { N8nRuntime } from './n8n-runtime';
 import { N8nServer } from './n8n-server';
+import { builtNodes, packageAuthor } from './package-tarball';
 import { freePort } from './ports';
 import { run, type RunResult } from './processes';
 
@@ -29,7 +30,7 @@ export interface N8nWorkflow {
 	[key: string]: unknown;
 }
 
-export interface RegisteredPackage {
+interface RegisteredPackage {
 	name: string;
 	version: string;
 	authorName?: string;
@@ -156,9 +157,21 @@ export class N8nUserFolder {
 	 * local tarball needs this step. The database must exist: run a CLI command
 	 * (an import) first.
 	 */
-	async registerPackage(pkg: RegisteredPackage): Promise<void> {
+	async registerPackage(name: string, version: string): Promise<void> {
 		const database = path.join(this.folder, '.n8n', 'database.sqlite');
 		if (!existsSync(database)) throw new Error(`No n8n database at ${database} yet`);
+		const author = packageAuthor();
+		const pkg: RegisteredPackage = {
+			name,
+			version,
+			authorName: author.name,
+			authorEmail: author.email,
+			nodes: (await builtNodes()).map((node) => ({
+				displayName: node.displayName,
+				type: `${name}.${node.name}`,
+				version: node.version,
+			})),
+		};
 		await run(
 			this.runtime.node,
 			['--no-warnings', '-e', REGISTER_PACKAGE_SCRIPT, database, JSON.stringify(pkg)],
