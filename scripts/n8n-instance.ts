@@ -46,7 +46,8 @@ const pkg = JSON.parse(json);
 const db = new DatabaseSync(database);
 db.exec('PRAGMA foreign_keys = ON; BEGIN');
 db.prepare('DELETE FROM installed_packages WHERE packageName = ?').run(pkg.name);
-db.prepare('INSERT INTO installed_packages (packageName, installedVersion, authorName, authorEmail, createdAt, updatedAt) VALUES (?, ?, ?, ?, STRFTIME('%Y-%m-%d %H:%M:%f', 'now'), STRFTIME('%Y-%m-%d %H:%M:%f', 'now'))')
+const now = "STRFTIME('%Y-%m-%d %H:%M:%f', 'now')";
+db.prepare('INSERT INTO installed_packages (packageName, installedVersion, authorName, authorEmail, createdAt, updatedAt) VALUES (?, ?, ?, ?, ' + now + ', ' + now + ')')
 	.run(pkg.name, pkg.version, pkg.authorName ?? null, pkg.authorEmail ?? null);
 const node = db.prepare('INSERT INTO installed_nodes (name, type, latestVersion, package) VALUES (?, ?, ?, ?)');
 for (const n of pkg.nodes) node.run(n.displayName, n.type, n.version, pkg.name);
