@@ -1,19 +1,19 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * The credential test resolves its Base URL through this expression. A plain-http
- * URL that is not loopback is swapped for a host under `.invalid` whose name says
- * why, so the test fails before the key could travel unencrypted. The transport
- * enforces the same rule on every request (`checkedUrl` in `nodes/shared/transport/settings.ts`).
- */
-const TESTED_BASE_URL =
-	'={{ /^https:\\/\\//i.test($credentials.baseUrl.trim()) || /^http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)/i.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "https://plain-http-refused-use-https.invalid" }}';
+import { API_ROOT_SUFFIX, refusedUrlReason } from '../nodes/shared/transport/settings';
+
+/** The API root the credential test asks, without a trailing `/` or `/v1` (as the node strips them). */
+const TESTED_BASE_URL = `={{ $credentials.baseUrl.trim().replace(${API_ROOT_SUFFIX}, "") }}`;
+
+/** An absolute URL (the HTTP Request node's), which axios uses instead of the base URL. */
+const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:\/\//i;
 
 export class InspectionBusinessApi implements ICredentialType {
 	name = 'inspectionBusinessApi';
@@ -60,14 +60,29 @@ export class InspectionBusinessApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
+	/**
+	 * Adds the key, unless the request goes to plain http off this machine: then
+	 * it throws, so the key never travels unencrypted, whether the request comes
+	 * from this package's nodes, the HTTP Request node or the credential test
+	 * (which shows the reason).
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const target = ABSOLUTE_URL.test(requestOptions.url)
+			? requestOptions.url
+			: String(requestOptions.baseURL ?? requestOptions.url);
+		const refused = refusedUrlReason(target);
+		if (refused !== undefined) throw new Error(refused);
+		return {
+			...requestOptions,
 			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
 			},
-		},
-	};
+		};
+	}
 
 	// One request: the smallest page of the tag list.
 	test: ICredentialTestRequest = {
@@ -77,5 +92,23 @@ export class InspectionBusinessApi implements ICredentialType {
 			method: 'GET',
 			qs: { limit: 1 },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						"The API key was not accepted (HTTP 401). Copy the key again from the account's API-access area; a key also stops working when the user who created it is deactivated.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The Base URL has no Inspection Business API (HTTP 404 for /v1/tags). Use the API address of your account, e.g. https://api.example.com.',
+				},
+			},
+		],
 	};
 }

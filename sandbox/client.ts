@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultKind, FaultSettings } from './faults';
 import type { OrgId } from './keys';
 import type { ShortPageMode } from './paging';
@@ -6,6 +7,9 @@ import type { EmailRec } from './types';
 import type { DeliveryAttempt, Receiver, WebhookEvent } from './webhooks';
 
 type Json = Record<string, unknown>;
+
+const CONTROL_ATTEMPTS = 3;
+const CONTROL_RETRY_DELAY_MS = 100;
 
 export interface SandboxInfo {
 	seed: string;
@@ -49,12 +53,34 @@ export interface ReceiverInput {
 export class SandboxControl {
 	constructor(readonly baseUrl: string) {}
 
-	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const res = await fetch(`${this.baseUrl}/_sandbox/${path}`, {
-			method,
-			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+	/**
+	 * One control call. A call that is idempotent (a read, or one that sets a value
+	 * whole) is repeated when its connection drops before an answer, as a pooled
+	 * connection can under load; any other call could have been applied, so it
+	 * is never repeated.
+	 */
+	private async call<T>(
+		method: string,
+		path: string,
+		body?: unknown,
+		idempotent = method === 'GET',
+	): Promise<T> {
+		const send = () =>
+			fetch(`${this.baseUrl}/_sandbox/${path}`, {
+				method,
+				headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+		let res: Response;
+		for (let attempt = 1; ; attempt++) {
+			try {
+				res = await send();
+				break;
+			} catch (error) {
+				if (!idempotent || attempt >= CONTROL_ATTEMPTS) throw error;
+				await sleep(CONTROL_RETRY_DELAY_MS * attempt);
+			}
+		}
 		const text = await res.text();
 		if (!res.ok)
 			throw new Error(`Sandbox control ${method} ${path} answered ${res.status}: ${text}`);
@@ -64,11 +90,11 @@ export class SandboxControl {
 	info = () => this.call<SandboxInfo>('GET', 'info');
 	/** Re-seeds (default: the current seed) and forgets webhook receivers and deliveries. */
 	reset = (seed?: 'demo' | 'large') =>
-		this.call<SandboxInfo>('POST', 'reset', seed ? { seed } : {});
+		this.call<SandboxInfo>('POST', 'reset', seed ? { seed } : {}, true);
 
 	getClock = () => this.call<{ now: string; offset_ms: number }>('GET', 'clock');
 	setClock = (now: string) =>
-		this.call<{ now: string; offset_ms: number }>('POST', 'clock', { now });
+		this.call<{ now: string; offset_ms: number }>('POST', 'clock', { now }, true);
 	advanceClock = (ms: number) =>
 		this.call<{ now: string; offset_ms: number }>('POST', 'clock/advance', { ms });
 
@@ -106,22 +132,27 @@ export class SandboxControl {
 			`requests${q.size ? `?${q}` : ''}`,
 		);
 	};
-	clearRequests = () => this.call<Json>('DELETE', 'requests');
+	clearRequests = () => this.call<Json>('DELETE', 'requests', undefined, true);
 
 	setFaults = (settings: {
 		probabilities?: Partial<Record<FaultKind, number>>;
 		slow_ms?: number;
-	}) => this.call<FaultSettings>('POST', 'faults', settings);
+	}) => this.call<FaultSettings>('POST', 'faults', settings, true);
 	/** One-shot faults, used in order, each on the first request matching its method and path prefix. */
 	queueFaults = (...faults: QueuedFault[]) =>
 		this.call<FaultSettings>('POST', 'faults/queue', { faults });
-	clearFaults = () => this.call<FaultSettings>('DELETE', 'faults');
+	clearFaults = () => this.call<FaultSettings>('DELETE', 'faults', undefined, true);
 
 	/** Also empties every owner's window. */
 	setRateLimit = (perMinute: number) =>
-		this.call<{ per_minute: number }>('POST', 'rate-limit', { per_minute: perMinute });
+		this.call<{ per_minute: number }>('POST', 'rate-limit', { per_minute: perMinute }, true);
 	settings = (settings: { short_pages?: ShortPageMode; latency_ms?: number }) =>
-		this.call<{ short_pages: ShortPageMode; latency_ms: number }>('POST', 'settings', settings);
+		this.call<{ short_pages: ShortPageMode; latency_ms: number }>(
+			'POST',
+			'settings',
+			settings,
+			true,
+		);
 	/** "Automation emails" sent by report uploads. */
 	emails = () => this.call<{ count: number; data: EmailRec[] }>('GET', 'emails');
 }

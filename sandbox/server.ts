@@ -135,6 +135,18 @@ async function handle(
 	}
 }
 
+/**
+ * How long an idle keep-alive connection stays open. Clients pool connections
+ * (undici idles them 4 s unless told otherwise); with Node's default of 5 s a
+ * client slowed by load can send on a socket the server is closing, and gets
+ * ECONNRESET. Well above the clients' idle time, the server never closes first.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function createSandboxServer(state: SandboxState, handlers: ApiHandlers): Server {
-	return createServer((req, res) => void handle(state, handlers, req, res));
+	const server = createServer((req, res) => void handle(state, handlers, req, res));
+	server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+	// Must outlast keepAliveTimeout, or Node cuts a reused connection waiting for headers.
+	server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+	return server;
 }

@@ -13,16 +13,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../sandbox/index';
 import { N8nUserFolder } from './n8n-instance';
-import { ensureRuntime, N8N_VERSION } from './n8n-runtime';
+import { ensureRuntime, isRuntimeInstalled, N8N_VERSION } from './n8n-runtime';
 import { LOCAL_OWNER } from './n8n-rest';
 import type { N8nServer } from './n8n-server';
 import { buildPackage, declaredNodeTypes, packPackage } from './package-tarball';
 import { isPortFree } from './ports';
 import { loadExamples, SANDBOX_CREDENTIAL, sandboxCredential } from './workflows';
 
-const started = Date.now();
-const log = (line: string) =>
-	console.log(`[demo +${Math.round((Date.now() - started) / 1000)}s] ${line}`);
+/** When the command started (npm and tsx start this process about a second later). */
+const started = Date.now() - Math.round(process.uptime() * 1000);
+const seconds = () => Math.round((Date.now() - started) / 1000);
+const log = (line: string) => console.log(`[demo +${seconds()}s] ${line}`);
+
+// Piped (`npm run demo | tee log`), Ctrl-C ends the reader too; a write to the
+// closed pipe must not crash the demo before it has stopped n8n and cleaned up.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 function options(): { port: number; sandboxPort: number } {
 	const { values } = parseArgs({
@@ -75,7 +80,11 @@ async function main(): Promise<void> {
 		process.on(signal, () => void stop(0));
 
 	try {
-		log(`Preparing n8n ${N8N_VERSION} (the first run installs it into the cache: several minutes)`);
+		log(
+			isRuntimeInstalled()
+				? `n8n ${N8N_VERSION} is installed in the cache`
+				: `Installing n8n ${N8N_VERSION} into the cache (once; about 4 minutes)`,
+		);
 		const runtime = await ensureRuntime(log);
 		log('Building and packing the package');
 		await buildPackage();
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
 		const examples = loadExamples();
 		await userFolder.importCredentials([sandboxCredential(sandbox.baseUrl)]);
 		await userFolder.importWorkflows(examples);
+		await userFolder.registerPackage(packed.name, packed.version);
 
 		log('Starting n8n');
 		server = await userFolder.startServer(port);
@@ -103,12 +113,13 @@ async function main(): Promise<void> {
 		}, 1000);
 
 		console.log(`
-n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready (${Math.round((Date.now() - started) / 1000)} s):
+n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} s after the command:
 
   Editor     ${server.baseUrl}
   Login      ${LOCAL_OWNER.email} / ${LOCAL_OWNER.password}
   Workflows  ${examples.map((workflow) => workflow.name).join(', ')}
   Sandbox    ${sandbox.baseUrl}  (credential "${SANDBOX_CREDENTIAL.name}", key ${SANDBOX_KEYS.acmeOwner})
+  Package    listed in Settings → Community nodes, as after an install from npm
 
 Press Ctrl-C to stop n8n and the sandbox.
 `);

@@ -3,10 +3,11 @@
  * the n8n CLI commands the e2e tests and the demo run against it: import,
  * publish, execute, start.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { N8nRuntime } from './n8n-runtime';
 import { N8nServer } from './n8n-server';
+import { builtNodes, packageAuthor } from './package-tarball';
 import { freePort } from './ports';
 import { run, type RunResult } from './processes';
 
@@ -28,6 +29,31 @@ export interface N8nWorkflow {
 	connections: Record<string, unknown>;
 	[key: string]: unknown;
 }
+
+interface RegisteredPackage {
+	name: string;
+	version: string;
+	authorName?: string;
+	authorEmail?: string;
+	nodes: Array<{ displayName: string; type: string; version: number }>;
+}
+
+/** Run by n8n's Node 24 (node:sqlite): argv = database file, RegisteredPackage as JSON. */
+const REGISTER_PACKAGE_SCRIPT = `
+const { DatabaseSync } = require('node:sqlite');
+const [database, json] = process.argv.slice(1);
+const pkg = JSON.parse(json);
+const db = new DatabaseSync(database);
+db.exec('PRAGMA foreign_keys = ON; BEGIN');
+db.prepare('DELETE FROM installed_packages WHERE packageName = ?').run(pkg.name);
+const now = "STRFTIME('%Y-%m-%d %H:%M:%f', 'now')";
+db.prepare('INSERT INTO installed_packages (packageName, installedVersion, authorName, authorEmail, createdAt, updatedAt) VALUES (?, ?, ?, ?, ' + now + ', ' + now + ')')
+	.run(pkg.name, pkg.version, pkg.authorName ?? null, pkg.authorEmail ?? null);
+const node = db.prepare('INSERT INTO installed_nodes (name, type, latestVersion, package) VALUES (?, ?, ?, ?)');
+for (const n of pkg.nodes) node.run(n.displayName, n.type, n.version, pkg.name);
+db.exec('COMMIT');
+db.close();
+`;
 
 export interface BinaryRef {
 	mimeType: string;
@@ -122,6 +148,35 @@ export class N8nUserFolder {
 				null,
 				2,
 			),
+		);
+	}
+
+	/**
+	 * Records the installed package in n8n's database (`installed_packages`,
+	 * `installed_nodes`) as n8n's own install from npm does, so Settings →
+	 * Community nodes lists it. n8n installs only from the npm registry, so a
+	 * local tarball needs this step. The database must exist: run a CLI command
+	 * (an import) first.
+	 */
+	async registerPackage(name: string, version: string): Promise<void> {
+		const database = path.join(this.folder, '.n8n', 'database.sqlite');
+		if (!existsSync(database)) throw new Error(`No n8n database at ${database} yet`);
+		const author = packageAuthor();
+		const pkg: RegisteredPackage = {
+			name,
+			version,
+			authorName: author.name,
+			authorEmail: author.email,
+			nodes: (await builtNodes()).map((node) => ({
+				displayName: node.displayName,
+				type: `${name}.${node.name}`,
+				version: node.version,
+			})),
+		};
+		await run(
+			this.runtime.node,
+			['--no-warnings', '-e', REGISTER_PACKAGE_SCRIPT, database, JSON.stringify(pkg)],
+			{ env: this.runtime.env(), timeoutMs: MINUTE },
 		);
 	}
 

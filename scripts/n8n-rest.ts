@@ -1,6 +1,7 @@
 /** The few calls of n8n's internal REST API the demo and the e2e tests need, with a session cookie. */
 
 const REQUEST_TIMEOUT_MS = 30_000;
+const NETWORK_ATTEMPTS = 3;
 
 export interface OwnerAccount {
 	email: string;
@@ -36,10 +37,13 @@ export class N8nRestClient {
 	}
 
 	async login(owner: OwnerAccount): Promise<void> {
-		await this.rest('POST', '/rest/login', {
-			emailOrLdapLoginId: owner.email,
-			password: owner.password,
-		});
+		// Logging in again is harmless, so a dropped connection may be retried.
+		await this.rest(
+			'POST',
+			'/rest/login',
+			{ emailOrLdapLoginId: owner.email, password: owner.password },
+			{ idempotent: true },
+		);
 	}
 
 	/** Executions of a workflow, newest first. */
@@ -63,8 +67,9 @@ export class N8nRestClient {
 		method: 'GET' | 'POST' | 'PATCH',
 		path: string,
 		body?: unknown,
+		options: { idempotent?: boolean } = {},
 	): Promise<T> {
-		return ((await this.request(method, path, body)) as { data: T }).data;
+		return ((await this.request(method, path, body, options.idempotent)) as { data: T }).data;
 	}
 
 	/** Any other JSON the editor reads (e.g. /types/nodes.json), whole. */
@@ -72,16 +77,38 @@ export class N8nRestClient {
 		return (await this.request('GET', path)) as T;
 	}
 
-	private async request(method: string, path: string, body?: unknown): Promise<unknown> {
-		const response = await fetch(`${this.baseUrl}${path}`, {
-			method,
-			headers: {
-				'content-type': 'application/json',
-				...(this.cookie ? { cookie: this.cookie } : {}),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-		});
+	/**
+	 * n8n closes an idle keep-alive connection after 5 s; a client slowed by load
+	 * can send on it as it closes ("other side closed"). Requests that may be
+	 * repeated (reads, a login, a credential test) are, on such a network failure.
+	 */
+	private async request(
+		method: string,
+		path: string,
+		body?: unknown,
+		idempotent = method === 'GET',
+	): Promise<unknown> {
+		const send = () =>
+			fetch(`${this.baseUrl}${path}`, {
+				method,
+				headers: {
+					'content-type': 'application/json',
+					...(this.cookie ? { cookie: this.cookie } : {}),
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+			});
+		let response: Response;
+		for (let attempt = 1; ; attempt++) {
+			try {
+				response = await send();
+				break;
+			} catch (error) {
+				const timedOut = (error as Error).name === 'TimeoutError';
+				if (!idempotent || timedOut || attempt >= NETWORK_ATTEMPTS) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+			}
+		}
 		const auth = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth.split(';')[0];
 		const text = await response.text();

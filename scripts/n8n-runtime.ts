@@ -110,6 +110,11 @@ function isInstalled(p: ReturnType<typeof paths>): boolean {
 	);
 }
 
+/** Whether Node 24 and n8n are installed in the cache already (ensureRuntime is then instant). */
+export function isRuntimeInstalled(): boolean {
+	return isInstalled(paths());
+}
+
 /** Ensures Node 24 and n8n are installed in the cache (minutes the first time, instant after). */
 export async function ensureRuntime(log: (line: string) => void = () => {}): Promise<N8nRuntime> {
 	const p = paths();

@@ -31,6 +31,51 @@ export function declaredNodeTypes(): string[] {
 	});
 }
 
+export interface BuiltNode {
+	/** The type name n8n gives it, e.g. `inspectionBusiness`. */
+	name: string;
+	displayName: string;
+	/** The version n8n records for it (a versioned node's default version). */
+	version: number;
+}
+
+/** The nodes of the built package (`dist/`), as n8n describes them once loaded. */
+export async function builtNodes(): Promise<BuiltNode[]> {
+	const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[] };
+	};
+	const nodes: BuiltNode[] = [];
+	for (const file of manifest.n8n.nodes) {
+		const exported = (await import(path.join(PACKAGE_DIR, file))) as Record<
+			string,
+			new () => unknown
+		>;
+		const { description } = new exported[path.basename(file, '.node.js')]() as {
+			description: {
+				name: string;
+				displayName: string;
+				version?: number | number[];
+				defaultVersion?: number;
+			};
+		};
+		const versions = [description.version ?? 1].flat();
+		nodes.push({
+			name: description.name,
+			displayName: description.displayName,
+			version: description.defaultVersion ?? Math.max(...versions),
+		});
+	}
+	return nodes;
+}
+
+/** package.json's author, as n8n records it for an installed package. */
+export function packageAuthor(): { name?: string; email?: string } {
+	const { author } = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+		author?: { name?: string; email?: string };
+	};
+	return author ?? {};
+}
+
 /** `n8n-node build`: tsc over nodes/ and credentials/, icons copied into dist/. */
 export async function buildPackage(): Promise<void> {
 	await run(path.join(PACKAGE_DIR, 'node_modules', '.bin', 'n8n-node'), ['build'], {

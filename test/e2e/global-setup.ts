@@ -51,6 +51,7 @@ export default async function globalSetup(): Promise<void> {
 		log(`Sandbox at ${sandboxUrl}; importing credentials and workflows`);
 		await userFolder.importCredentials(e2eCredentials(sandboxUrl));
 		await userFolder.importWorkflows([...loadExamples(), ...e2eWorkflows()]);
+		await userFolder.registerPackage(packed.name, packed.version);
 		for (const id of PUBLISHED_WORKFLOWS) await userFolder.publishWorkflow(id);
 
 		const serverLog = path.join(artifactsDir, 'n8n-server.log');

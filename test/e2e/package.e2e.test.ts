@@ -6,7 +6,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureScanner, scanLocalPackage } from '../../scripts/community-scanner';
 import { LOCAL_OWNER, N8nRestClient } from '../../scripts/n8n-rest';
-import { PACKAGE_DIR, PACKAGE_NAME, packPackage } from '../../scripts/package-tarball';
+import {
+	declaredNodeTypes,
+	PACKAGE_DIR,
+	PACKAGE_NAME,
+	packPackage,
+} from '../../scripts/package-tarball';
 import { readState } from './support/state';
 
 const state = readState();
@@ -29,6 +34,7 @@ describe('npm pack', () => {
 				'LICENSE',
 				'package.json',
 				...manifest.n8n.nodes,
+				...manifest.n8n.nodes.map((file) => file.replace(/\.js$/, '.json')),
 				...manifest.n8n.credentials,
 			]),
 		);
@@ -77,6 +83,48 @@ describe('n8n with the package installed from its tarball', () => {
 		expect(credentialTypes.find((type) => type.name === 'inspectionBusinessApi')?.displayName).toBe(
 			'Inspection Business API',
 		);
+	});
+});
+
+describe('n8n shows the package as a user sees it after installing it', () => {
+	let server: N8nRestClient;
+	beforeAll(async () => {
+		server = new N8nRestClient(state.n8nUrl);
+		await server.login(LOCAL_OWNER);
+	});
+
+	it('lists it in Settings → Community nodes, with its three nodes', async () => {
+		const packages = await server.rest<
+			Array<{
+				packageName: string;
+				installedVersion: string;
+				installedNodes: Array<{ name: string; type: string }>;
+			}>
+		>('GET', '/rest/community-packages');
+		const ours = packages.find((pkg) => pkg.packageName === PACKAGE_NAME);
+		expect(ours?.installedVersion).toBe(manifest.version);
+		expect(ours?.installedNodes.map((node) => node.type).sort()).toEqual(
+			declaredNodeTypes().map((name) => `${PACKAGE_NAME}.${name}`),
+		);
+	});
+
+	it("gives each node the codex's categories and documentation link to the README", async () => {
+		const nodeTypes = await server.get<
+			Array<{
+				name: string;
+				codex?: {
+					categories?: string[];
+					resources?: { primaryDocumentation?: Array<{ url: string }> };
+				};
+			}>
+		>('/types/nodes.json');
+		for (const name of declaredNodeTypes()) {
+			const type = nodeTypes.find((candidate) => candidate.name === `${PACKAGE_NAME}.${name}`);
+			expect(type?.codex?.categories).toEqual(['Sales', 'Productivity']);
+			expect(type?.codex?.resources?.primaryDocumentation?.[0]?.url).toMatch(
+				/^https:\/\/github\.com\/inspection-business\/n8n-nodes-inspection-business#[a-z-]+$/,
+			);
+		}
 	});
 });
 

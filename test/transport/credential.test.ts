@@ -1,28 +1,30 @@
 /**
- * The credential: its test request resolved with n8n's expression engine costs
- * exactly one request and refuses plain http to a non-loopback host; its
- * generic authenticate is what an HTTP Request node with this predefined
- * credential sends.
+ * The credential: its test request resolved with n8n's expression engine asks
+ * the API root whatever the Base URL ends with and costs exactly one request;
+ * its authenticate adds the key and refuses plain http to a non-loopback host,
+ * by the same rule as the node. (test/e2e/credential.e2e.test.ts runs the
+ * test in a real n8n.)
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import { InspectionBusinessApi } from '../../credentials/InspectionBusinessApi.credentials';
+import { checkedUrl } from '../../nodes/shared/transport/settings';
 import { NodeTypeRegistry, buildWorkflow } from '../helpers/runtime';
 import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
 
 const sandbox = withSandbox();
 const credential = new InspectionBusinessApi();
+const node: INode = {
+	id: 'n',
+	name: 'n',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 /** Resolves the credential test's `={{…}}` fields as n8n's credential tester does. */
 function resolvedTestRequest(data: ICredentialDataDecryptedObject): IHttpRequestOptions {
-	const node: INode = {
-		id: 'n',
-		name: 'n',
-		type: 'x',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
 	const workflow = buildWorkflow([], {}, new NodeTypeRegistry());
 	const resolve = (value: unknown) =>
 		typeof value === 'string' && value.startsWith('=')
@@ -46,13 +48,83 @@ function resolvedTestRequest(data: ICredentialDataDecryptedObject): IHttpRequest
 it.each([
 	['https://api.example.com/', 'https://api.example.com'],
 	['  https://api.example.com  ', 'https://api.example.com'],
+	['https://api.example.com/v1', 'https://api.example.com'],
+	['https://api.example.com/v1/', 'https://api.example.com'],
+	['https://example.com/api/V1', 'https://example.com/api'],
+	['https://example.com/api/v1x', 'https://example.com/api/v1x'],
 	['http://localhost:4010', 'http://localhost:4010'],
 	['http://127.0.0.1:4010/', 'http://127.0.0.1:4010'],
-	['http://[::1]:4010', 'http://[::1]:4010'],
-	['http://api.example.com', 'https://plain-http-refused-use-https.invalid'],
-	['http://127.example.com', 'https://plain-http-refused-use-https.invalid'],
-])('the credential test sends %s to %s', (baseUrl, expected) => {
+	['http://[::1]:4010/v1', 'http://[::1]:4010'],
+])('the credential test asks the API root: %s gives %s', (baseUrl, expected) => {
 	expect(resolvedTestRequest({ apiKey: 'k', baseUrl }).baseURL).toBe(expected);
+});
+
+/** What the credential's authenticate makes of a request to `baseURL`, or the error it throws. */
+async function authenticated(baseURL: string, url = '/v1/tags'): Promise<IHttpRequestOptions> {
+	return await credential.authenticate({ apiKey: ' key ', baseUrl: baseURL }, { baseURL, url });
+}
+
+/** Whether the node's transport would send the key to `url`. */
+function nodeAccepts(url: string): boolean {
+	try {
+		checkedUrl(node, url, 'Base URL');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+describe.each([
+	['http://localhost:4010', true],
+	['http://LOCALHOST:4010/', true],
+	['http://127.0.0.1:4010', true],
+	['http://127.8.9.10', true],
+	['http://[::1]:4010', true],
+	['https://api.example.com', true],
+	['http://127.1:4010', false],
+	['http://[0:0:0:0:0:0:0:1]:4010', false],
+	['http://localhost.example.com', false],
+	['http://127.example.com', false],
+	['http://localhost@evil.example.com', false],
+	['http://api.example.com', false],
+	['http://10.0.0.5:4010', false],
+])('%s', (url, allowed) => {
+	it(`is ${allowed ? 'allowed' : 'refused'} by the credential and the node alike`, async () => {
+		expect(nodeAccepts(url)).toBe(allowed);
+		if (allowed) {
+			expect((await authenticated(url)).headers).toEqual({ Authorization: 'Bearer key' });
+		} else {
+			await expect(authenticated(url)).rejects.toThrow(
+				'Base URL: plain http is refused; use https',
+			);
+		}
+	});
+});
+
+it('refuses a Base URL without https:// and says so', async () => {
+	await expect(authenticated('api.example.com')).rejects.toThrow(
+		'Base URL: "api.example.com" must start with https://',
+	);
+});
+
+it('checks the absolute URL of an HTTP Request node, which axios uses instead of the base URL', async () => {
+	await expect(authenticated('', 'http://api.example.com/v1/tags')).rejects.toThrow(
+		'plain http is refused',
+	);
+	expect(
+		(await authenticated('http://api.example.com', 'https://api.example.com/v1/tags')).headers,
+	).toEqual({ Authorization: 'Bearer key' });
+});
+
+it('the credential test names a rejected key and a wrong Base URL', () => {
+	const rules = credential.test.rules?.map((rule) => [
+		(rule.properties as { value: number }).value,
+		(rule.properties as { message: string }).message,
+	]);
+	expect(rules).toEqual([
+		[401, expect.stringMatching(/^The API key was not accepted \(HTTP 401\)\. /)],
+		[404, expect.stringMatching(/^The Base URL has no Inspection Business API/)],
+	]);
 });
 
 it('the credential test costs exactly one request and is authenticated by the generic authenticate', async () => {
@@ -96,7 +168,7 @@ it('a revoked key fails the credential test with 401', async () => {
 	expect(String((error as { httpCode?: string } | undefined)?.httpCode)).toBe('401');
 });
 
-it('declares the fields, defaults and header the package relies on', () => {
+it('declares the fields and defaults the package relies on', () => {
 	expect(credential.name).toBe('inspectionBusinessApi');
 	expect(credential.properties.map((p) => [p.name, p.default, p.required ?? false])).toEqual([
 		['apiKey', '', true],
@@ -104,8 +176,4 @@ it('declares the fields, defaults and header the package relies on', () => {
 		['requestsPerMinute', 120, false],
 	]);
 	expect(credential.properties[0].typeOptions?.password).toBe(true);
-	expect(credential.authenticate).toEqual({
-		type: 'generic',
-		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
-	});
 });

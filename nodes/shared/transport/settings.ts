@@ -14,11 +14,29 @@ export interface ApiSettings {
 	requestsPerMinute: number;
 }
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/**
+ * The URLs the key may travel to: https, or plain http to this machine (the
+ * sandbox, a local proxy). Tested on the text as typed, so the node and the
+ * credential test (an n8n expression, which has no URL parser) decide alike.
+ */
+export const ALLOWED_URL =
+	/^(https:\/\/|http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?(\/|$))/i;
+
+/** What a Base URL may end with and still mean the API root: `/`, `/v1`, `/v1/`. */
+export const API_ROOT_SUFFIX = /(\/v1)?\/*$/i;
+
+/** Why the key may not be sent to `raw` (the credential's words), or undefined when it may. */
+export function refusedUrlReason(raw: string): string | undefined {
+	const typed = raw.trim();
+	if (ALLOWED_URL.test(typed)) return undefined;
+	return /^http:/i.test(typed)
+		? 'Base URL: plain http is refused; use https. Plain http is accepted only for localhost, 127.0.0.0/8 and [::1].'
+		: `Base URL: "${typed}" must start with https://, e.g. https://api.example.com`;
+}
 
 /**
  * The key must never travel unencrypted, so plain http is refused unless the
- * host is this machine (the sandbox, a local proxy).
+ * host is this machine.
  */
 export function checkedUrl(node: INode, raw: string, what: string): URL {
 	let url: URL;
@@ -29,8 +47,8 @@ export function checkedUrl(node: INode, raw: string, what: string): URL {
 			description: 'Use a full address such as https://api.example.com',
 		});
 	}
-	const loopback = LOOPBACK_HOST.test(url.hostname);
-	if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return url;
+	const allowed = ALLOWED_URL.test(raw.trim());
+	if (allowed && (url.protocol === 'https:' || url.protocol === 'http:')) return url;
 	if (url.protocol === 'http:') {
 		throw new NodeOperationError(node, `The ${what} must use https, not plain http`, {
 			description:
@@ -52,7 +70,7 @@ export async function apiSettings(this: ApiContext): Promise<ApiSettings> {
 		});
 	}
 	const url = checkedUrl(node, String(credentials.baseUrl ?? ''), 'Base URL');
-	const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
+	const path = url.pathname.replace(API_ROOT_SUFFIX, '');
 	const rate = Number(credentials.requestsPerMinute);
 	return {
 		apiKey,

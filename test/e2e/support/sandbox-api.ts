@@ -21,14 +21,29 @@ export class SandboxApi {
 	async get<T>(path: string, query: Query = {}): Promise<T> {
 		const url = new URL(path, this.baseUrl);
 		for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
-		const response = await fetch(url, {
-			headers: { authorization: `Bearer ${this.key}` },
-			signal: AbortSignal.timeout(30_000),
-		});
+		const response = await this.fetchWithRetry(url);
 		const text = await response.text();
 		if (!response.ok)
 			throw new Error(`GET ${url.pathname}${url.search} answered ${response.status}: ${text}`);
 		return JSON.parse(text) as T;
+	}
+
+	/**
+	 * A GET may be repeated: a pooled connection that drops before the answer
+	 * (as one can under load) is retried twice, after a short pause.
+	 */
+	private async fetchWithRetry(url: URL): Promise<Response> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await fetch(url, {
+					headers: { authorization: `Bearer ${this.key}` },
+					signal: AbortSignal.timeout(30_000),
+				});
+			} catch (error) {
+				if (attempt >= 3) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+			}
+		}
 	}
 
 	/** Every record of a list, page by page (limit 200). */

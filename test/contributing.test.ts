@@ -1,0 +1,63 @@
+/**
+ * CONTRIBUTING.md's folder map and data paths stay true: every repository path
+ * it names exists, and every step of a data path names a symbol that its file
+ * defines.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..');
+const contributing = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
+
+/** Top-level folders of the repository; a backticked token starting with one is a path. */
+const REPO_FOLDERS =
+	/^(credentials|nodes|sandbox|test|scripts|openapi|examples|docs|icons|\.ci|\.github)\//;
+
+/** Every `path` in backticks that points into the repository, split at ", " lists. */
+function namedPaths(text: string): string[] {
+	return [...text.matchAll(/`([^`\s]+)`/g)]
+		.map((match) => match[1])
+		.filter((token) => REPO_FOLDERS.test(token) && !/[<>*{}]/.test(token));
+}
+
+/** A data-path step: "1. `file`: `symbol` ..." */
+function steps(text: string): Array<{ file: string; symbol: string }> {
+	return [...text.matchAll(/^\s*\d+\. `([^`]+)`: `(\w+)`/gm)].map((match) => ({
+		file: match[1],
+		symbol: match[2],
+	}));
+}
+
+function defines(source: string, symbol: string): boolean {
+	return new RegExp(
+		`(function\\*?|class|const|let|interface|type)\\s+${symbol}\\b|^\\s*(async\\s+)?${symbol}\\s*\\(`,
+		'm',
+	).test(source);
+}
+
+describe('CONTRIBUTING.md', () => {
+	it('names only paths that exist', () => {
+		const paths = namedPaths(contributing);
+		expect(paths.length).toBeGreaterThan(20);
+		expect(paths.filter((p) => !existsSync(join(root, p)))).toEqual([]);
+	});
+
+	it('maps each data path step to a symbol its file defines', () => {
+		const named = steps(contributing);
+		expect(named.length).toBeGreaterThanOrEqual(15);
+		const missing = named.filter(
+			({ file, symbol }) =>
+				!existsSync(join(root, file)) || !defines(readFileSync(join(root, file), 'utf8'), symbol),
+		);
+		expect(missing).toEqual([]);
+	});
+
+	it('the checks catch a renamed symbol and a moved file', () => {
+		const stale =
+			'1. `nodes/shared/transport/index.ts`: `paginateAll` walks\n2. `nodes/gone.ts`: `x` y';
+		const named = steps(stale);
+		expect(named).toHaveLength(2);
+		expect(defines(readFileSync(join(root, named[0].file), 'utf8'), named[0].symbol)).toBe(false);
+		expect(namedPaths(stale).filter((p) => !existsSync(join(root, p)))).toEqual(['nodes/gone.ts']);
+	});
+});

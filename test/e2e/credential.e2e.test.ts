@@ -1,0 +1,93 @@
+/**
+ * The credential test as the editor runs it, in the real n8n (`POST
+ * /rest/credentials/test`, which resolves the test request's expressions and
+ * runs the credential's authenticate): the answer for each Base URL form, each
+ * loopback alias, plain http elsewhere, a revoked key and a wrong address.
+ */
+import { SANDBOX_KEYS } from '../../sandbox/index';
+import type { N8nRestClient } from '../../scripts/n8n-rest';
+import { ownerSession } from './support/n8n';
+import { readState } from './support/state';
+
+interface TestAnswer {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+const sandbox = new URL(readState().sandboxUrl);
+let rest: N8nRestClient;
+
+beforeAll(async () => {
+	rest = await ownerSession();
+});
+
+/** Tests unsaved credential data, as the editor does before saving (the owner may). */
+async function credentialTest(baseUrl: string, apiKey: string = SANDBOX_KEYS.acmeOwner) {
+	return await rest.rest<TestAnswer>(
+		'POST',
+		'/rest/credentials/test',
+		{
+			credentials: {
+				id: '',
+				name: 'Inspection Business API (test)',
+				type: 'inspectionBusinessApi',
+				data: { apiKey, baseUrl, requestsPerMinute: 120 },
+			},
+		},
+		{ idempotent: true },
+	);
+}
+
+it.each([
+	`http://127.0.0.1:${sandbox.port}`,
+	`http://127.0.0.1:${sandbox.port}/`,
+	`http://127.0.0.1:${sandbox.port}/v1`,
+	`http://127.0.0.1:${sandbox.port}/v1/`,
+	`http://localhost:${sandbox.port}`,
+	`http://LOCALHOST:${sandbox.port}/v1`,
+])('%s: connection successful', async (baseUrl) => {
+	expect(await credentialTest(baseUrl)).toEqual({
+		status: 'OK',
+		message: 'Connection successful!',
+	});
+});
+
+it('[::1] is loopback too: the key may go there (the sandbox listens on 127.0.0.1 only, so the connection is refused)', async () => {
+	expect(await credentialTest(`http://[::1]:${sandbox.port}`)).toEqual({
+		status: 'Error',
+		message: 'ECONNREFUSED',
+	});
+});
+
+it.each([
+	'http://api.example.com',
+	'http://10.0.0.5:4010/v1',
+	`http://127.1:${sandbox.port}`,
+	'http://localhost.example.com',
+])('%s: plain http is refused, and says so instead of a network error', async (baseUrl) => {
+	const answer = await credentialTest(baseUrl);
+	expect(answer.status).toBe('Error');
+	expect(answer.message).toMatch(/^Base URL: plain http is refused; use https\./);
+});
+
+it('an address without https:// says that it must start with it', async () => {
+	expect(await credentialTest('api.example.com')).toEqual({
+		status: 'Error',
+		message: 'Base URL: "api.example.com" must start with https://, e.g. https://api.example.com',
+	});
+});
+
+it('a revoked key: the API key was not accepted, with what to check', async () => {
+	const answer = await credentialTest(readState().sandboxUrl, SANDBOX_KEYS.revoked);
+	expect(answer.status).toBe('Error');
+	expect(answer.message).toMatch(/^The API key was not accepted \(HTTP 401\)\. Copy the key again/);
+	expect(answer.message).not.toContain(SANDBOX_KEYS.revoked);
+});
+
+it('a Base URL with no API behind it: 404 explained', async () => {
+	const answer = await credentialTest(`${readState().sandboxUrl}/somewhere-else`);
+	expect(answer).toEqual({
+		status: 'Error',
+		message: expect.stringMatching(/^The Base URL has no Inspection Business API \(HTTP 404/),
+	});
+});
