@@ -126,7 +126,7 @@ test('past the cap the least recently updated fingerprints are evicted first', a
 	const result = await runPoll({}, account, { ...options, events: ['inspection.confirmed'] });
 	const seen = decodeState(result.state).resources.inspections?.seen;
 	expect(seen?.size).toBe(DEFAULT_CAP);
-	const oldest = Math.min(...[...(seen?.values() ?? [])].map((fp) => fp.u));
+	const oldest = Math.min(...[...(seen?.values() ?? [])].map((fp) => fp.updatedAt));
 	expect(oldest).toBe(Date.parse(String(all[10].updated_at)));
 });
 
@@ -140,6 +140,6 @@ test('a small cap holds too, and what is evicted is only older than the window',
 	});
 	const seen = decodeState(result.state).resources.inspections?.seen;
 	expect(seen?.size).toBe(20);
-	const kept = [...(seen?.values() ?? [])].map((fp) => fp.u).sort((a, b) => a - b);
+	const kept = [...(seen?.values() ?? [])].map((fp) => fp.updatedAt).sort((a, b) => a - b);
 	expect(kept[0]).toBe(Date.parse(String(all[30].updated_at)));
 });
