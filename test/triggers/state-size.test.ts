@@ -19,8 +19,12 @@ import {
 import { uuid } from './fake-api';
 
 const MINUTE = 60_000;
-/** The documented bound: at most 50 bytes of static data per tracked inspection. */
-const BYTES_PER_INSPECTION = 50;
+/**
+ * The documented bound: at most 60 bytes of static data per tracked inspection
+ * (measured 53.5; it was 50 before each fingerprint gained its content hash,
+ * about 7 bytes, so a new version dated before the one seen is recognised).
+ */
+const BYTES_PER_INSPECTION = 60;
 const START = Date.parse('2029-01-01T00:00:00.000Z');
 const STATUSES = ['draft', 'waiting', 'review', 'confirmed', 'canceled'];
 
@@ -84,7 +88,7 @@ const options = {
 	now: () => 0,
 };
 
-test('the state of a 100,000-inspection, 100,000-contact account stays within 50 bytes per inspection', async () => {
+test('the state of a 100,000-inspection, 100,000-contact account stays within 60 bytes per inspection', async () => {
 	const account = new ListedAccount({
 		inspections: inspections(100_000),
 		contacts: contacts(100_000),
