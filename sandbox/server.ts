@@ -60,8 +60,6 @@ async function runV1(
 			},
 		);
 	}
-	// The Date header reads the sandbox clock, as the API's reads the clock that stamps updated_at.
-	res.setHeader('Date', new Date(state.clock.now()).toUTCString());
 	if (state.settings.latencyMs > 0) await sleep(state.settings.latencyMs);
 	const fault = state.faults.pick(req.method ?? 'GET', url.pathname);
 	if (fault) entry.fault = fault.kind;
@@ -100,7 +98,11 @@ async function runV1(
 		res.end('{"data": [{"id": "');
 		return;
 	}
-	writeReply(res, reply);
+	// The Date header reads the sandbox clock, as the API's reads the clock that stamps updated_at.
+	writeReply(res, {
+		...reply,
+		headers: { ...reply.headers, Date: new Date(state.clock.now()).toUTCString() },
+	});
 }
 
 async function handle(

@@ -6,7 +6,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { POLL_EVENTS, type PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
+import {
+	contentHashOf,
+	POLL_EVENTS,
+	type PollEvent,
+} from '../../nodes/InspectionBusinessTrigger/core/events';
 import { runPoll } from '../../nodes/InspectionBusinessTrigger/core/poll';
 import { FakeApi, uuid } from './fake-api';
 
@@ -89,4 +93,22 @@ test('after the server clock is set back 2 h, the changes it dates are found in 
 		['contact.updated', uuid(1), updatedAt(1)],
 	]);
 	expect(await poll()).toEqual([]);
+});
+
+test('a version is told by its content: key order and signed links (new on every read) do not count', () => {
+	const record = {
+		id: uuid(1),
+		updated_at: '2030-01-01T00:00:00.000Z',
+		notes: 'a',
+		photo_url: 'x?sig=1',
+	};
+	const sameContent = {
+		photo_url: 'x?sig=2',
+		notes: 'a',
+		updated_at: record.updated_at,
+		id: uuid(1),
+	};
+	expect(contentHashOf(sameContent)).toBe(contentHashOf(record));
+	expect(contentHashOf({ ...record, notes: 'b' })).not.toBe(contentHashOf(record));
+	expect(contentHashOf({ ...record, cover_photo_url: 'y', url: 'z' })).toBe(contentHashOf(record));
 });
