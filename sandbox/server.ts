@@ -98,7 +98,11 @@ async function runV1(
 		res.end('{"data": [{"id": "');
 		return;
 	}
-	writeReply(res, reply);
+	// The Date header reads the sandbox clock, as the API's reads the clock that stamps updated_at.
+	writeReply(res, {
+		...reply,
+		headers: { ...reply.headers, Date: new Date(state.clock.now()).toUTCString() },
+	});
 }
 
 async function handle(

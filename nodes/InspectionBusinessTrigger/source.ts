@@ -11,7 +11,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { EndpointKey } from '../shared/endpoints';
 import { cursorGuard, listPage } from '../shared/transport';
 import type { Resource } from './core/events';
-import type { ListPage, ListSource } from './core/poll';
+import type { ListPage, ListSource } from './core/types';
 
 const ENDPOINT_OF: Record<Resource, EndpointKey> = {
 	contacts: 'listContacts',
@@ -51,7 +51,8 @@ export function apiSource(context: IPollFunctions): ListSource {
 				checkCursor(page.nextCursor);
 				issued.add(page.nextCursor);
 			}
-			return page;
+			// Without a Date header the local clock stands in for the server's.
+			return { ...page, serverTime: page.serverTime ?? Date.now() };
 		},
 	};
 }

@@ -11,8 +11,12 @@
  *   `limit` while more follow (rule 3).
  * A change gets updated_at from the server clock but becomes visible only at
  * its commit time, up to `maxLagMs` later (what the spec's "start a few minutes
- * early" guards against). Faults: an error on the n-th request of a poll, and
- * a stored cursor the API no longer accepts.
+ * early" guards against). Clocks: commits follow real time (`realNow`, never
+ * going back); the server's clock, which stamps updated_at and answers each
+ * page's serverTime (the Date header), is real time plus an offset that can
+ * jump either way; and one change can be dated off the server's clock by a
+ * skew of its own (a writer whose clock is ahead). Faults: an error on the
+ * n-th request of a poll, and a stored cursor the API no longer accepts.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -24,6 +28,7 @@ import type {
 } from '../../nodes/InspectionBusinessTrigger/core/poll';
 
 export interface Version {
+	/** updated_at (ms): not monotonic per record once clocks jump or skew. */
 	u: number;
 	commitAt: number;
 	data: IDataObject;
@@ -58,13 +63,22 @@ function compare(a: SortKey, b: SortKey): number {
 }
 
 export class FakeApi implements ListSource {
-	serverNow = Date.parse('2030-01-01T00:00:00.000Z');
-	localNow = 0;
+	/** Real time: what commits follow. */
+	realNow = Date.parse('2030-01-01T00:00:00.000Z');
+	/** The server's clock minus real time. */
+	clockOffset = 0;
 	readonly records = new Map<string, FakeRecord>();
 	/** Per request of the current poll: the resource and the versions it could see. */
 	requests: Array<{ resource: Resource; visible: Version[] }> = [];
 	/** What the run exercised, so the test can show its histories were not trivial. */
-	readonly stats = { faults: 0, staleCursors: 0, changesBetweenPages: 0 };
+	readonly stats = {
+		faults: 0,
+		staleCursors: 0,
+		changesBetweenPages: 0,
+		clockJumpsBack: 0,
+		datedAhead: 0,
+		olderThanPrevious: 0,
+	};
 	private plan: PollPlan = {};
 	private issued = new Set<string>();
 	private counter = 0;
@@ -81,42 +95,66 @@ export class FakeApi implements ListSource {
 		this.issued = new Set();
 	}
 
+	get serverNow(): number {
+		return this.realNow + this.clockOffset;
+	}
+
+	/** The poller's clock: real time, read in whole milliseconds (the budget's and the clock check's). */
+	get localNow(): number {
+		return this.realNow;
+	}
+
 	advance(ms: number): void {
-		this.serverNow += ms;
+		this.realNow += ms;
+	}
+
+	/** The server's clock is set to real time plus `offsetMs` (a jump back when it is lower than before). */
+	setClockOffset(offsetMs: number): void {
+		if (offsetMs < this.clockOffset) this.stats.clockJumpsBack++;
+		this.clockOffset = offsetMs;
 	}
 
 	/** Every change made later waits at most `maxLagMs`: advancing past it makes everything visible. */
 	settle(): void {
-		this.serverNow += this.maxLagMs + 1;
+		this.realNow += this.maxLagMs + 1;
 	}
 
 	nextId(): number {
 		return ++this.counter;
 	}
 
-	/** A new version at the server's now; it becomes visible after its lag, never before an earlier one. */
+	/**
+	 * A new version dated by the server's clock plus `skewMs`; it becomes
+	 * visible after its lag, never before an earlier one. `revision` counts the
+	 * record's versions, so two versions never have the same content.
+	 */
 	change(
 		resource: Resource,
 		key: string,
 		patch: (previous: IDataObject | null, now: string) => IDataObject,
 		lagMs = 0,
+		skewMs = 0,
 	): void {
-		this.serverNow += 1; // every change gets its own millisecond, so updated_at grows per record
+		this.realNow += 1; // every change gets its own millisecond
 		const record = this.records.get(`${resource}:${key}`) ?? { resource, key, versions: [] };
 		this.records.set(`${resource}:${key}`, record);
 		const last = record.versions.at(-1);
-		const commitAt = Math.max(this.serverNow + Math.min(lagMs, this.maxLagMs), last?.commitAt ?? 0);
+		const commitAt = Math.max(this.realNow + Math.min(lagMs, this.maxLagMs), last?.commitAt ?? 0);
+		const u = this.serverNow + skewMs;
+		if (skewMs > this.maxLagMs) this.stats.datedAhead++;
+		if (last !== undefined && u < last.u) this.stats.olderThanPrevious++;
 		const data = {
-			...patch(last?.data ?? null, iso(this.serverNow)),
-			updated_at: iso(this.serverNow),
+			...patch(last?.data ?? null, iso(u)),
+			revision: record.versions.length + 1,
+			updated_at: iso(u),
 		};
-		record.versions.push({ u: this.serverNow, commitAt, data });
+		record.versions.push({ u, commitAt, data });
 	}
 
 	/** The version a reader sees now: the latest committed one. */
 	visibleVersion(record: FakeRecord): Version | undefined {
 		for (let i = record.versions.length - 1; i >= 0; i--) {
-			if (record.versions[i].commitAt <= this.serverNow) return record.versions[i];
+			if (record.versions[i].commitAt <= this.realNow) return record.versions[i];
 		}
 		return undefined;
 	}
@@ -143,8 +181,9 @@ export class FakeApi implements ListSource {
 
 	async fetch(request: ListRequest): Promise<ListPage> {
 		const index = this.requests.length + 1;
-		this.localNow += this.localCostMs;
-		this.serverNow += 5;
+		// A walk that never ends would hang the test instead of failing it.
+		if (index > 5000) throw new Error(`runaway walk: ${JSON.stringify(request.query)}`);
+		this.realNow += this.localCostMs;
 		const { resource, query, cursor } = request;
 		this.requests.push({ resource, visible: this.listed(resource) });
 		if (this.plan.failAt === index) {
@@ -199,6 +238,10 @@ export class FakeApi implements ListSource {
 		const more = start + slice.length < rows.length;
 		const next = more ? JSON.stringify({ binding, key: slice.at(-1)?.key ?? [] }) : null;
 		if (next !== null) this.issued.add(next);
-		return { records: slice.map((row) => ({ ...row.v.data })), nextCursor: next };
+		return {
+			records: slice.map((row) => ({ ...row.v.data })),
+			nextCursor: next,
+			serverTime: this.serverNow,
+		};
 	}
 }

@@ -1,11 +1,15 @@
 /**
  * Runs one change history against the in-memory API and checks the polling
- * trigger's promises along the way (see poll.property.test.ts):
- * - no (id, updated_at) pair is emitted twice (attachments: no pair is added twice);
+ * trigger's promises along the way (see poll.property.test.ts). The invariant:
+ * every distinct version (a record's content; the fake API numbers them) is
+ * emitted exactly once, whatever its updated_at says, unless a baseline took
+ * it (attachments: each one is added exactly once). In detail:
+ * - no version is emitted twice (attachments: none is added twice);
  * - after a poll that finished every walk, every version that was visible when
  *   it started and is still current has been emitted, unless the baseline took it;
  * - after the history settles, every current version has been emitted (same exemption);
- * - items are consistent: the version exists, derived events match the record.
+ * - items are consistent: the version exists, `previous` is an earlier
+ *   version of the same record, derived events match the record.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -33,9 +37,9 @@ const resourceOfEvent = (event: string): Resource =>
 			? 'inspections'
 			: 'attachments';
 
-/** Attachments are reported once per (inspection_id, id); the others once per version. */
-const versionKey = (resource: Resource, key: string, u: number) =>
-	resource === 'attachments' ? `${resource}|${key}` : `${resource}|${key}|${u}`;
+/** Attachments are reported once per (inspection_id, id); the others once per version (content). */
+const versionKey = (resource: Resource, key: string, revision: unknown) =>
+	resource === 'attachments' ? `${resource}|${key}` : `${resource}|${key}|${String(revision)}`;
 
 export interface Totals {
 	polls: number;
@@ -44,6 +48,9 @@ export interface Totals {
 	faults: number;
 	staleCursors: number;
 	changesBetweenPages: number;
+	clockJumpsBack: number;
+	datedAhead: number;
+	olderThanPrevious: number;
 }
 
 class Checker {
@@ -61,9 +68,10 @@ class Checker {
 			const key = recordKey(resource, item.record);
 			if (key === null) throw new Error('item without a key');
 			const u = changeTime(item.record);
+			const revision = item.record.revision;
 			const stored = this.api.records.get(`${resource}:${key}`);
-			if (!stored?.versions.some((v) => v.u === u))
-				throw new Error(`emitted a version that never existed: ${key}@${u}`);
+			if (!stored?.versions.some((v) => v.u === u && v.data.revision === revision))
+				throw new Error(`emitted a version that never existed: ${key}@${u}#${String(revision)}`);
 			if (!item.events.includes(item.event)) throw new Error('event is not among events');
 			if (item.events.includes('inspection.confirmed') && item.record.status !== 'confirmed') {
 				throw new Error('confirmed without status confirmed');
@@ -71,9 +79,13 @@ class Checker {
 			if (item.events.includes('inspection.deleted') && item.record.deleted !== true)
 				throw new Error('deleted without deleted');
 			const previous = item.previous as IDataObject | null;
-			if (previous !== null && Date.parse(String(previous.updated_at)) >= u)
-				throw new Error('previous is not older');
-			const id = versionKey(resource, key, u);
+			const before = previous === null ? null : Date.parse(String(previous.updated_at));
+			if (
+				before !== null &&
+				!stored.versions.some((v) => v.u === before && Number(v.data.revision) < Number(revision))
+			)
+				throw new Error('previous is not an earlier version');
+			const id = versionKey(resource, key, revision);
 			const count = (this.emitted.get(id) ?? 0) + 1;
 			if (count > 1) throw new Error(`emitted twice: ${id} (${item.event})`);
 			this.emitted.set(id, count);
@@ -89,7 +101,7 @@ class Checker {
 	}
 
 	idOf(resource: Resource, version: Version): string {
-		return versionKey(resource, String(recordKey(resource, version.data)), version.u);
+		return versionKey(resource, String(recordKey(resource, version.data)), version.data.revision);
 	}
 
 	/** The versions listed now, each with what its emission is recorded as (a pair, for attachments). */
@@ -98,7 +110,7 @@ class Checker {
 		for (const resource of ['contacts', 'inspections', 'attachments'] as const) {
 			for (const v of this.api.listed(resource)) {
 				ids.set(
-					`${resource}|${String(recordKey(resource, v.data))}|${v.u}`,
+					`${resource}|${String(recordKey(resource, v.data))}|${String(v.data.revision)}`,
 					this.idOf(resource, v),
 				);
 			}
@@ -151,6 +163,23 @@ async function poll(
 	return result;
 }
 
+/** Polls without a budget limit until one finishes every walk; returns the state after it. */
+async function pollUntilComplete(
+	api: FakeApi,
+	checker: Checker,
+	stored: IDataObject,
+	history: History,
+): Promise<IDataObject> {
+	let state = stored;
+	for (let i = 0; i < 100; i++) {
+		api.beginPoll({});
+		const result = await poll(api, checker, state, history, null);
+		state = JSON.parse(JSON.stringify(result.state)) as IDataObject;
+		if (result.complete) return state;
+	}
+	throw new Error('the polls never finished their walks');
+}
+
 export async function runHistory(history: History): Promise<Totals> {
 	const api = new FakeApi(history.pageSize, MAX_LAG_MS);
 	const checker = new Checker(api);
@@ -159,7 +188,16 @@ export async function runHistory(history: History): Promise<Totals> {
 	for (const step of history.steps) {
 		if (step.step === 'mutate') applyChange(api, step);
 		else if (step.step === 'advance') api.advance(step.ms);
-		else if (step.step === 'restart') {
+		else if (step.step === 'clock') {
+			// Documented limits: a jump forward loses changes still in flight (as a lag beyond the overlap
+			// would), and changes dated by a set-back clock that goes forward again before any poll
+			// reads it are older than every window. So the poller reads the clock before it goes forward.
+			if (step.offsetMs > api.clockOffset) {
+				api.settle();
+				stored = await pollUntilComplete(api, checker, stored, history);
+			}
+			api.setClockOffset(step.offsetMs);
+		} else if (step.step === 'restart') {
 			stored = JSON.parse(JSON.stringify(stored)) as IDataObject;
 			checker.restarts++;
 		} else {

@@ -2,7 +2,10 @@
  * Random change histories for the polling trigger's property test: records
  * created and changed (with commit lag), idle time, polls with budget
  * cut-offs, faults in the middle of a walk, changes landing between pages,
- * refused stored cursors, and restarts that reload the state from JSON.
+ * refused stored cursors, restarts that reload the state from JSON, and
+ * clocks: changes dated up to 3 h ahead of the server's clock or a little
+ * behind it, and the server's clock jumping within ±90 minutes of real time
+ * (so back by up to 3 h), which makes updated_at non-monotonic per record.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -26,12 +29,16 @@ export interface ChangeOp {
 	pick: number;
 	action: (typeof INSPECTION_ACTIONS)[number];
 	lagMs: number;
+	/** How far the change's updated_at is off the server's clock. */
+	skewMs: number;
 }
 
 export type Step =
 	| ({ step: 'mutate' } & ChangeOp)
 	| { step: 'advance'; ms: number }
 	| { step: 'restart' }
+	/** The server's clock is set to real time plus this offset. */
+	| { step: 'clock'; offsetMs: number }
 	| {
 			step: 'poll';
 			/** Pages the budget allows, roughly; null: no limit. */
@@ -50,6 +57,13 @@ export interface History {
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/**
+ * Dated behind the server's clock by at most this: with the commit lag it stays
+ * inside the overlap. An older date is out of any poller's reach (see
+ * docs/notes/trigger-clocks.md).
+ */
+const MAX_BEHIND_MS = MINUTE;
 
 const changeOp = (maxLagMs: number): fc.Arbitrary<ChangeOp> =>
 	fc.record({
@@ -58,6 +72,10 @@ const changeOp = (maxLagMs: number): fc.Arbitrary<ChangeOp> =>
 		pick: fc.nat(50),
 		action: fc.constantFrom(...INSPECTION_ACTIONS),
 		lagMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: maxLagMs })),
+		skewMs: fc.oneof(
+			{ weight: 6, arbitrary: fc.constant(0) },
+			{ weight: 1, arbitrary: fc.integer({ min: -MAX_BEHIND_MS, max: 3 * HOUR }) },
+		),
 	});
 
 export function historyArbitrary(maxLagMs: number): fc.Arbitrary<History> {
@@ -71,6 +89,12 @@ export function historyArbitrary(maxLagMs: number): fc.Arbitrary<History> {
 				.map((ms) => ({ step: 'advance' as const, ms })),
 		},
 		{ weight: 1, arbitrary: fc.constant({ step: 'restart' as const }) },
+		{
+			weight: 1,
+			arbitrary: fc
+				.integer({ min: -90 * MINUTE, max: 90 * MINUTE })
+				.map((offsetMs) => ({ step: 'clock' as const, offsetMs })),
+		},
 		{
 			weight: 4,
 			arbitrary: fc.record({
@@ -127,6 +151,7 @@ export function applyChange(api: FakeApi, op: ChangeOp): void {
 				uuid(n),
 				(_p, now) => ({ id: uuid(n), first_name: `C${n}`, email: `c${n}@x.test`, created_at: now }),
 				op.lagMs,
+				op.skewMs,
 			);
 		} else if (op.resource === 'inspections') {
 			api.change(
@@ -144,6 +169,7 @@ export function applyChange(api: FakeApi, op: ChangeOp): void {
 					deleted_at: null,
 				}),
 				op.lagMs,
+				op.skewMs,
 			);
 		} else if (inspections.length > 0) {
 			const inspectionId = inspections[op.pick % inspections.length].key;
@@ -158,6 +184,7 @@ export function applyChange(api: FakeApi, op: ChangeOp): void {
 					created_at: now,
 				}),
 				op.lagMs,
+				op.skewMs,
 			);
 		}
 		return;
@@ -172,5 +199,6 @@ export function applyChange(api: FakeApi, op: ChangeOp): void {
 			return { ...base, name: `changed at ${now}` };
 		},
 		op.lagMs,
+		op.skewMs,
 	);
 }

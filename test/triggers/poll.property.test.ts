@@ -2,18 +2,23 @@
  * Property test of the polling trigger's core (runPoll) against the in-memory
  * API: over random change histories with overlapping polls, budget cut-offs,
  * faults in the middle of a walk, changes between pages, refused stored
- * cursors and restarts (state reloaded from JSON), the checks of
- * history-runner.ts hold. Counterexamples it found stay as regression tests in
- * poll.regression.test.ts.
+ * cursors, restarts (state reloaded from JSON), changes dated up to 3 h ahead
+ * of the server's clock, non-monotonic updated_at and the server's clock
+ * jumping back by up to 3 h, the invariant of history-runner.ts holds: every
+ * distinct version is emitted exactly once (unless a baseline took it), and
+ * each, at the latest, by the first complete poll after it became visible.
+ * Counterexamples it found stay as regression tests in poll.regression.test.ts.
+ * 250 histories by default keep it well inside the test timeout on a busy
+ * machine; TRIGGER_PROPERTY_RUNS asks for more.
  */
 import fc from 'fast-check';
 
 import { historyArbitrary } from './history';
 import { MAX_LAG_MS, runHistory, type Totals } from './history-runner';
 
-const NUM_RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 1000);
+const NUM_RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 250);
 
-test(`every change is emitted at least once and no (id, updated_at) pair twice (${NUM_RUNS} histories)`, async () => {
+test(`every distinct version is emitted exactly once, under clock skew and jumps (${NUM_RUNS} histories)`, async () => {
 	let runs = 0;
 	const totals: Totals = {
 		polls: 0,
@@ -22,6 +27,9 @@ test(`every change is emitted at least once and no (id, updated_at) pair twice (
 		faults: 0,
 		staleCursors: 0,
 		changesBetweenPages: 0,
+		clockJumpsBack: 0,
+		datedAhead: 0,
+		olderThanPrevious: 0,
 	};
 	await fc.assert(
 		fc.asyncProperty(historyArbitrary(MAX_LAG_MS), async (history) => {
@@ -39,6 +47,9 @@ test(`every change is emitted at least once and no (id, updated_at) pair twice (
 		'faults',
 		'staleCursors',
 		'changesBetweenPages',
+		'clockJumpsBack',
+		'datedAhead',
+		'olderThanPrevious',
 	] as const) {
 		expect(totals[name]).toBeGreaterThan(0);
 	}

@@ -11,6 +11,7 @@ const add = (resource: ChangeOp['resource']): ChangeOp => ({
 	pick: 0,
 	action: 'confirm',
 	lagMs: 0,
+	skewMs: 0,
 });
 const change = (pick: number): ChangeOp => ({
 	kind: 'change',
@@ -18,6 +19,7 @@ const change = (pick: number): ChangeOp => ({
 	pick,
 	action: 'confirm',
 	lagMs: 0,
+	skewMs: 0,
 });
 const poll = (
 	budgetPages: number | null,

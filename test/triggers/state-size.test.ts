@@ -19,8 +19,12 @@ import {
 import { uuid } from './fake-api';
 
 const MINUTE = 60_000;
-/** The documented bound: at most 50 bytes of static data per tracked inspection. */
-const BYTES_PER_INSPECTION = 50;
+/**
+ * The documented bound: at most 60 bytes of static data per tracked inspection
+ * (measured 53.5; it was 50 before each fingerprint gained its content hash,
+ * about 7 bytes, so a new version dated before the one seen is recognised).
+ */
+const BYTES_PER_INSPECTION = 60;
 const START = Date.parse('2029-01-01T00:00:00.000Z');
 const STATUSES = ['draft', 'waiting', 'review', 'confirmed', 'canceled'];
 
@@ -84,7 +88,7 @@ const options = {
 	now: () => 0,
 };
 
-test('the state of a 100,000-inspection, 100,000-contact account stays within 50 bytes per inspection', async () => {
+test('the state of a 100,000-inspection, 100,000-contact account stays within 60 bytes per inspection', async () => {
 	const account = new ListedAccount({
 		inspections: inspections(100_000),
 		contacts: contacts(100_000),
@@ -126,7 +130,7 @@ test('past the cap the least recently updated fingerprints are evicted first', a
 	const result = await runPoll({}, account, { ...options, events: ['inspection.confirmed'] });
 	const seen = decodeState(result.state).resources.inspections?.seen;
 	expect(seen?.size).toBe(DEFAULT_CAP);
-	const oldest = Math.min(...[...(seen?.values() ?? [])].map((fp) => fp.u));
+	const oldest = Math.min(...[...(seen?.values() ?? [])].map((fp) => fp.updatedAt));
 	expect(oldest).toBe(Date.parse(String(all[10].updated_at)));
 });
 
@@ -140,6 +144,6 @@ test('a small cap holds too, and what is evicted is only older than the window',
 	});
 	const seen = decodeState(result.state).resources.inspections?.seen;
 	expect(seen?.size).toBe(20);
-	const kept = [...(seen?.values() ?? [])].map((fp) => fp.u).sort((a, b) => a - b);
+	const kept = [...(seen?.values() ?? [])].map((fp) => fp.updatedAt).sort((a, b) => a - b);
 	expect(kept[0]).toBe(Date.parse(String(all[30].updated_at)));
 });

@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { SIGNED_LINK_FIELDS } from '../../shared/endpoints';
+
 export const RESOURCES = ['contacts', 'inspections', 'attachments'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
@@ -54,11 +56,15 @@ export function watchedResources(events: readonly PollEvent[]): Resource[] {
 }
 
 /**
- * What the trigger remembers about a record version: `u` is its updated_at
- * (ms, server clock); inspections add the fields the derived events compare.
+ * What the trigger remembers about a record version: its updated_at (ms,
+ * server clock) and a hash of its content, so a new version is recognised even
+ * when its updated_at is not newer (a clock set back, a restore); inspections
+ * add the fields the derived events compare. `contentHash` is undefined only
+ * in a state stored before it existed: then updated_at alone decides.
  */
 export interface Fingerprint {
-	u: number;
+	updatedAt: number;
+	contentHash?: string;
 	status?: string;
 	scheduledFor?: number | null;
 	reports?: string;
@@ -84,12 +90,53 @@ export function recordKey(resource: Resource, record: IDataObject): string | nul
 export const changeTime = (record: IDataObject): number =>
 	parseTime(record.updated_at) ?? parseTime(record.created_at) ?? 0;
 
+/** The record as JSON with its keys sorted at every level, so equal content gives equal text. */
+function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (typeof value === 'object' && value !== null) {
+		const entries = Object.keys(value)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key])}`);
+		return `{${entries.join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+const SIGNED_LINKS: ReadonlySet<string> = new Set(SIGNED_LINK_FIELDS);
+
+/**
+ * A short hash (32-bit FNV-1a, base 36) of a record version's content. Signed
+ * links are left out: they are minted afresh on every read, the record has not
+ * changed. 32 bits keep the state small; two versions of one record colliding
+ * is a 1 in 4 billion chance per change.
+ */
+export function contentHashOf(record: IDataObject): string {
+	const content = Object.fromEntries(
+		Object.entries(record).filter(([field]) => !SIGNED_LINKS.has(field)),
+	);
+	const text = canonicalJson(content);
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return (hash >>> 0).toString(36);
+}
+
+/** Whether a listed record is the version the fingerprint describes (seen before). */
+export function sameVersion(seen: Fingerprint, current: Fingerprint): boolean {
+	if (seen.contentHash === undefined) return seen.updatedAt >= current.updatedAt;
+	return seen.updatedAt === current.updatedAt && seen.contentHash === current.contentHash;
+}
+
 export function fingerprintOf(resource: Resource, record: IDataObject): Fingerprint {
-	const u = changeTime(record);
-	if (resource !== 'inspections') return { u };
+	const updatedAt = changeTime(record);
+	const contentHash = contentHashOf(record);
+	if (resource !== 'inspections') return { updatedAt, contentHash };
 	const reports = record.reports as IDataObject | undefined;
 	return {
-		u,
+		updatedAt,
+		contentHash,
 		status: typeof record.status === 'string' ? record.status : '',
 		scheduledFor: parseTime(record.scheduled_for),
 		reports: typeof reports?.status === 'string' ? reports.status : '',
@@ -99,7 +146,7 @@ export function fingerprintOf(resource: Resource, record: IDataObject): Fingerpr
 
 /** The `previous` of an emitted item: the fingerprint in the API's own field names. */
 export function publicFingerprint(resource: Resource, fp: Fingerprint): IDataObject {
-	const updatedAt = new Date(fp.u).toISOString();
+	const updatedAt = new Date(fp.updatedAt).toISOString();
 	if (resource !== 'inspections') return { updated_at: updatedAt };
 	return {
 		updated_at: updatedAt,

@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { type EmittedEvent, type PollEvent, type Resource, watchedResources } from './events';
+import { type Resource, watchedResources } from './events';
 import {
 	DEFAULT_CAP,
 	decodeState,
@@ -19,42 +19,10 @@ import {
 	type ResourceState,
 	type StoredState,
 } from './state';
+import type { ListSource, PollOptions, TriggerItem } from './types';
 import { Budget, keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
 
-export interface ListRequest {
-	resource: Resource;
-	query: IDataObject;
-	cursor: string | null;
-}
-
-export interface ListPage {
-	records: IDataObject[];
-	nextCursor: string | null;
-	/** The API refused a cursor kept from an earlier poll (400): the walk starts its window over. */
-	staleCursor?: boolean;
-}
-
-/** One page per call. The node's source goes through the transport; the tests' source is an in-memory API. */
-export interface ListSource {
-	fetch(request: ListRequest): Promise<ListPage>;
-}
-
-export interface TriggerItem extends IDataObject {
-	event: EmittedEvent;
-	events: EmittedEvent[];
-	record: IDataObject;
-	previous: IDataObject | null;
-}
-
-export interface PollOptions {
-	events: readonly PollEvent[];
-	overlapMs: number;
-	emitExisting: boolean;
-	/** Milliseconds this poll may spend; `now` measures it (local clock, durations only). */
-	budgetMs: number;
-	now: () => number;
-	cap?: number;
-}
+export type { ListPage, ListRequest, ListSource, PollOptions, TriggerItem } from './types';
 
 export interface PollResult {
 	items: TriggerItem[];
@@ -123,10 +91,11 @@ export async function runPoll(
 			state,
 			source,
 			budget,
-			share: (index + 1) / order.length,
+			budgetShare: (index + 1) / order.length,
 			selected,
 			items,
 			overlapMs: options.overlapMs,
+			now: options.now,
 		});
 		if (!done && budget.requests === requestsBefore) unreached ??= resource;
 		else if (!done) unfinished ??= resource;

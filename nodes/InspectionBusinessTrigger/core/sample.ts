@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeTime, type PollEvent, primaryEvent, type Resource } from './events';
-import type { TriggerItem } from './poll';
+import type { TriggerItem } from './types';
 
 /** The events a record shows by itself: a created record has never been updated since. */
 function visibleEvents(resource: Resource, record: IDataObject): PollEvent[] {

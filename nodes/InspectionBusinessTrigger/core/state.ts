@@ -2,7 +2,8 @@
  * The trigger's persisted state and its compact encoding.
  *
  * Per watched resource: the walk mode, the position (largest updated_at
- * processed, server clock), a walk the budget cut short, and the
+ * processed, never past the server's time), the offset between the server's
+ * clock and the local one, a walk the budget cut short, and the
  * fingerprints packed into one string ("key=fields key=fields ..."). One string
  * instead of an object keeps 100k fingerprints cheap to store, to copy and to
  * compare: n8n snapshots and diffs the static data around every poll.
@@ -16,7 +17,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+import { INSPECTION_STATUSES, REPORT_STATUSES, UUID_PATTERN } from '../../shared/endpoints';
 import { type Fingerprint, type Resource, RESOURCES } from './events';
 
 /** Fingerprint codes: a known status packs into its index, anything else into its text. */
@@ -54,6 +55,8 @@ export interface PendingWalk {
 export interface StoredResource {
 	mode: Mode;
 	position: number | null;
+	/** The server's clock minus the local one, as last stored (see followServerClock in walks.ts). */
+	clockOffset?: number;
 	walk?: PendingWalk;
 	priorFloor?: number | null;
 	seen: string;
@@ -68,12 +71,14 @@ export type StoredState = { version: typeof STATE_VERSION; first?: Resource } & 
 export interface ResourceState {
 	mode: Mode;
 	position: number | null;
+	/** The server's clock minus the local one, as last stored (see followServerClock in walks.ts). */
+	clockOffset?: number;
 	walk?: PendingWalk;
 	priorFloor?: number | null;
 	seen: Map<string, Fingerprint>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = new RegExp(UUID_PATTERN);
 
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
 function packId(id: string): string {
@@ -97,18 +102,27 @@ const packCode = (value: string | undefined, codes: readonly string[]) => {
 const unpackCode = (text: string, codes: readonly string[]) =>
 	text.startsWith('~') ? decodeURIComponent(text.slice(1)) : (codes[Number(text)] ?? '');
 
+/** `updatedAt.contentHash[,status,reports,deleted,scheduledFor]`, numbers in base 36. */
 function packFingerprint(fp: Fingerprint): string {
-	const u = fp.u.toString(36);
-	if (fp.status === undefined) return u;
+	const version =
+		fp.contentHash === undefined
+			? fp.updatedAt.toString(36)
+			: `${fp.updatedAt.toString(36)}.${fp.contentHash}`;
+	if (fp.status === undefined) return version;
 	const scheduled = fp.scheduledFor == null ? '' : fp.scheduledFor.toString(36);
-	return `${u},${packCode(fp.status, STATUS_CODES)},${packCode(fp.reports, REPORT_CODES)},${fp.deleted ? 1 : 0},${scheduled}`;
+	return `${version},${packCode(fp.status, STATUS_CODES)},${packCode(fp.reports, REPORT_CODES)},${fp.deleted ? 1 : 0},${scheduled}`;
 }
 
 function unpackFingerprint(text: string): Fingerprint {
-	const [u, status, reports, deleted, scheduled] = text.split(',');
-	if (status === undefined) return { u: parseInt(u, 36) };
+	const [version, status, reports, deleted, scheduled] = text.split(',');
+	const [updatedAt, contentHash] = version.split('.');
+	const time = {
+		updatedAt: parseInt(updatedAt, 36),
+		...(contentHash === undefined ? {} : { contentHash }),
+	};
+	if (status === undefined) return time;
 	return {
-		u: parseInt(u, 36),
+		...time,
 		status: unpackCode(status, STATUS_CODES),
 		reports: unpackCode(reports ?? '', REPORT_CODES),
 		deleted: deleted === '1',
@@ -174,6 +188,7 @@ export function decodeState(data: IDataObject): {
 		decoded[resource] = {
 			mode: stored.mode,
 			position: stored.position,
+			...(typeof stored.clockOffset === 'number' ? { clockOffset: stored.clockOffset } : {}),
 			walk: readWalk(stored.walk),
 			...(isTime(stored.priorFloor) ? { priorFloor: stored.priorFloor } : {}),
 			seen: unpackSeen(stored.seen),
@@ -194,6 +209,7 @@ export function encodeState(
 		stored[resource] = {
 			mode: state.mode,
 			position: state.position,
+			...(state.clockOffset === undefined ? {} : { clockOffset: state.clockOffset }),
 			...(state.walk ? { walk: state.walk } : {}),
 			...(state.priorFloor === undefined ? {} : { priorFloor: state.priorFloor }),
 			seen: packSeen(state.seen),
@@ -205,7 +221,7 @@ export function encodeState(
 /** Drops versions older than the next window: the API will not return them again. */
 export function pruneBefore(seen: Map<string, Fingerprint>, from: number | null): void {
 	if (from === null) return;
-	for (const [key, fp] of seen) if (fp.u < from) seen.delete(key);
+	for (const [key, fp] of seen) if (fp.updatedAt < from) seen.delete(key);
 }
 
 /**
@@ -219,9 +235,9 @@ export function enforceCap(
 	keepFrom: number | null,
 ): void {
 	if (seen.size <= cap) return;
-	const inWindow = (fp: Fingerprint) => keepFrom !== null && fp.u >= keepFrom;
+	const inWindow = (fp: Fingerprint) => keepFrom !== null && fp.updatedAt >= keepFrom;
 	const byAge = [...seen].sort(
-		([, a], [, b]) => Number(inWindow(a)) - Number(inWindow(b)) || a.u - b.u,
+		([, a], [, b]) => Number(inWindow(a)) - Number(inWindow(b)) || a.updatedAt - b.updatedAt,
 	);
 	for (let i = 0; seen.size > cap; i++) seen.delete(byAge[i][0]);
 }

@@ -21,9 +21,10 @@ import {
 	publicFingerprint,
 	recordKey,
 	type Resource,
+	sameVersion,
 } from './events';
-import type { ListSource, PollOptions, TriggerItem } from './poll';
 import { type Mode, packKey, type PendingWalk, type ResourceState } from './state';
+import type { ListSource, PollOptions, TriggerItem } from './types';
 
 /**
  * Pages may be fetched while the poll has time left. The budget is shared out
@@ -42,10 +43,11 @@ export class Budget {
 		this.start = options.now();
 	}
 
-	allows(share: number): boolean {
+	/** `budgetShare`: the fraction of the poll's budget this walk may run until. */
+	allows(budgetShare: number): boolean {
 		if (this.requests === 0) return true;
 		const elapsed = this.options.now() - this.start;
-		return elapsed + 2 * this.slowest <= this.options.budgetMs * share;
+		return elapsed + 2 * this.slowest <= this.options.budgetMs * budgetShare;
 	}
 
 	async timed<T>(fetch: () => Promise<T>): Promise<T> {
@@ -62,14 +64,17 @@ export interface WalkContext {
 	state: ResourceState;
 	source: ListSource;
 	budget: Budget;
-	share: number;
+	/** The fraction of the poll's budget this resource's walks may run until (see Budget). */
+	budgetShare: number;
 	selected: ReadonlySet<PollEvent>;
 	items: TriggerItem[];
 	overlapMs: number;
+	/** The local clock (PollOptions.now). */
+	now: () => number;
 }
 
-/** Records one version; returns the item it means, or null (seen before, baseline, or not selected). */
-function take(
+/** Remembers one listed version; returns the item it means, or null (seen before, baseline, or not selected). */
+function itemForVersion(
 	ctx: WalkContext,
 	record: IDataObject,
 	mode: Mode,
@@ -80,7 +85,7 @@ function take(
 	const packed = packKey(key);
 	const current = fingerprintOf(ctx.resource, record);
 	const previous = ctx.state.seen.get(packed) ?? null;
-	if (previous !== null && previous.u >= current.u) return null;
+	if (previous !== null && sameVersion(previous, current)) return null;
 	ctx.state.seen.set(packed, current);
 	if (mode === 'baseline') return null;
 	// Reported once as existing; a later version of it during the same initial walk is a change like any other.
@@ -97,8 +102,17 @@ function take(
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const later = (a: number | null, b: number | null) =>
+const newestOf = (a: number | null, b: number | null) =>
 	a === null ? b : b === null ? a : Math.max(a, b);
+
+/**
+ * How much earlier than its own window the state remembers versions: a server
+ * clock set back by up to this much re-opens a window whose versions the
+ * dedupe still knows, so none is emitted twice.
+ */
+export const CLOCK_JUMP_TOLERANCE_MS = 3 * 60 * 60_000;
+/** Below this, a difference between the two clocks is noise (the Date header counts whole seconds). */
+const CLOCK_JITTER_MS = 5_000;
 
 function listQuery(resource: Resource, since: number | null, sort?: string): IDataObject {
 	const query: IDataObject = { limit: LIMITS.pageSizeMax };
@@ -155,9 +169,9 @@ export async function walkList(
 	const found: TriggerItem[] = [];
 	const flush = () => ctx.items.push(...(plan.ascending ? found : found.reverse()));
 	for (;;) {
-		if (!ctx.budget.allows(ctx.share)) {
+		if (!ctx.budget.allows(ctx.budgetShare)) {
 			// What becomes visible late has an updated_at close to now, so at or after the newest seen, minus a lag.
-			walk.anchor ??= later(state.position, walk.top);
+			walk.anchor ??= newestOf(state.position, walk.top);
 			state.walk = walk;
 			flush();
 			return false;
@@ -172,28 +186,31 @@ export async function walkList(
 			if (plan.ascending && walk.top !== null) walk.since = walk.top;
 			continue;
 		}
+		const serverTime = page.serverTime ?? Infinity;
+		if (page.serverTime !== undefined && followServerClock(ctx, walk, page.serverTime)) continue;
 		let end = page.nextCursor === null;
 		for (const record of page.records) {
-			const u = changeTime(record);
+			const updatedAt = changeTime(record);
+			const mark = Math.min(updatedAt, serverTime);
 			if (plan.probe) {
-				walk.top ??= u;
+				walk.top ??= mark;
 				walk.floor ??= walk.top - overlapMs;
-				if (u < walk.floor) {
+				if (updatedAt < walk.floor) {
 					end = true; // older than the first window: the API will not return it again
 					break;
 				}
 			}
-			const item = take(ctx, record, state.mode, walk.floor);
+			const item = itemForVersion(ctx, record, state.mode, walk.floor);
 			if (item) found.push(item);
-			walk.top = later(walk.top, u);
-			if (plan.ascending) state.position = later(state.position, u);
+			walk.top = newestOf(walk.top, mark);
+			if (plan.ascending) state.position = newestOf(state.position, mark);
 		}
 		walk.cursor = end ? null : page.nextCursor;
 		if (walk.cursor === null) break;
 		paged = true;
 	}
 	flush();
-	if (!plan.ascending) state.position = later(state.position, walk.top);
+	if (!plan.ascending) state.position = newestOf(state.position, walk.top);
 	state.walk = undefined;
 	state.priorFloor =
 		plan.ascending || plan.probe || !paged
@@ -201,6 +218,33 @@ export async function walkList(
 			: priorFloor(walk.floor, state.position, overlapMs, existing);
 	// The window that follows a leftover (see runPoll) still belongs to the initial walk, if this was one.
 	if (plan.probe || !resumed || walk.anchor === null) state.mode = 'live';
+	return true;
+}
+
+/**
+ * Follows the server's clock, page by page. No mark passes the server's time,
+ * so a record dated in the future cannot hide what comes after it. And when
+ * the server's clock went back against the local one by more than the overlap
+ * (set back, or an earlier answer came from a clock running ahead), changes
+ * since then may be dated before the window: it starts again that much
+ * earlier (at most CLOCK_JUMP_TOLERANCE_MS), at once (true: fetch again). The
+ * offset between the clocks is stored only when it moves by more than the
+ * jitter, so an idle poll still leaves the state unchanged.
+ */
+function followServerClock(ctx: WalkContext, walk: PendingWalk, serverTime: number): boolean {
+	const { state, overlapMs } = ctx;
+	const offset = serverTime - ctx.now();
+	const last = state.clockOffset;
+	if (last === undefined || Math.abs(offset - last) > CLOCK_JITTER_MS) state.clockOffset = offset;
+	if (state.position !== null && state.position > serverTime) state.position = serverTime;
+	if (walk.top !== null) walk.top = Math.min(walk.top, serverTime);
+	if (walk.anchor !== null) walk.anchor = Math.min(walk.anchor, serverTime);
+	if (last === undefined || walk.since === null) return false;
+	const wentBack = last - offset;
+	if (wentBack <= Math.max(overlapMs, CLOCK_JITTER_MS)) return false;
+	walk.since -= Math.min(wentBack, CLOCK_JUMP_TOLERANCE_MS);
+	walk.cursor = null;
+	if (walk.floor !== null) walk.floor = Math.min(walk.floor, walk.since);
 	return true;
 }
 
@@ -224,9 +268,17 @@ function priorFloor(
 	return floor === null ? bound : Math.max(floor, bound);
 }
 
-/** The oldest updated_at the state must still remember: the unfinished window's floor, else the next window's. */
+/**
+ * The oldest updated_at the state must still remember: the unfinished
+ * window's floor, else the next window's, less the clock jump tolerance.
+ */
 export function keepFrom(state: ResourceState, overlapMs: number): number | null {
-	if (state.walk) return state.walk.floor;
-	if (state.priorFloor !== undefined) return state.priorFloor;
-	return state.position === null ? null : state.position - overlapMs;
+	const windowStart = state.walk
+		? state.walk.floor
+		: state.priorFloor !== undefined
+			? state.priorFloor
+			: state.position === null
+				? null
+				: state.position - overlapMs;
+	return windowStart === null ? null : windowStart - CLOCK_JUMP_TOLERANCE_MS;
 }

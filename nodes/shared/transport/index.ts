@@ -22,7 +22,7 @@ import {
 	validatePathParams,
 	validateQuery,
 } from '../validation';
-import { exchange } from './request';
+import { type Answer, exchange } from './request';
 import { apiSettings, checkedUrl } from './settings';
 import type { ApiContext } from './types';
 
@@ -55,6 +55,16 @@ export async function apiRequest<T>(
 	endpoint: EndpointKey,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
+	const answer = await endpointExchange.call(this, endpoint, options);
+	return answer.json as T;
+}
+
+/** apiRequest's exchange, with the answer's headers (listPage reads the server's Date). */
+async function endpointExchange(
+	this: ApiContext,
+	endpoint: EndpointKey,
+	options: ApiRequestOptions,
+): Promise<Answer> {
 	const node = this.getNode();
 	const spec: Endpoint = ENDPOINTS[endpoint];
 	const pathParams = validatePathParams(node, endpoint, options.pathParams);
@@ -64,7 +74,7 @@ export async function apiRequest<T>(
 	}
 	const body = options.body === undefined ? undefined : validateBody(node, endpoint, options.body);
 	const settings = await apiSettings.call(this);
-	const answer = await exchange.call(
+	return await exchange.call(
 		this,
 		{
 			method: spec.method,
@@ -76,7 +86,6 @@ export async function apiRequest<T>(
 		},
 		settings,
 	);
-	return answer.json as T;
 }
 
 interface ListAnswer {
@@ -97,6 +106,14 @@ function isListAnswer(value: unknown): value is ListAnswer {
 export interface ListPage {
 	records: IDataObject[];
 	nextCursor: string | null;
+	/** The server's time from the answer's Date header (ms); undefined without a valid one. */
+	serverTime?: number;
+}
+
+function dateHeader(headers: Record<string, unknown>): number | undefined {
+	const value = headers.date;
+	const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+	return Number.isNaN(ms) ? undefined : ms;
 }
 
 /**
@@ -110,10 +127,11 @@ export async function listPage(
 	options: { pathParams?: Record<string, string>; query?: IDataObject; cursor?: string | null },
 ): Promise<ListPage> {
 	const { cursor } = options;
-	const page: unknown = await apiRequest.call(this, endpoint, {
+	const answer = await endpointExchange.call(this, endpoint, {
 		pathParams: options.pathParams,
 		query: cursor == null ? options.query : { ...options.query, cursor },
 	});
+	const page = answer.json;
 	if (!isListAnswer(page)) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -123,7 +141,12 @@ export async function listPage(
 			},
 		);
 	}
-	return { records: page.data, nextCursor: page.next_cursor ?? null };
+	const serverTime = dateHeader(answer.headers);
+	return {
+		records: page.data,
+		nextCursor: page.next_cursor ?? null,
+		...(serverTime === undefined ? {} : { serverTime }),
+	};
 }
 
 /**

@@ -1,0 +1,52 @@
+/**
+ * The shapes the poll core (poll.ts) and its walks (walks.ts) share: the list
+ * source a poll reads from, the poll's options and the items it emits.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { EmittedEvent, PollEvent, Resource } from './events';
+
+export interface ListRequest {
+	resource: Resource;
+	query: IDataObject;
+	cursor: string | null;
+}
+
+export interface ListPage {
+	records: IDataObject[];
+	nextCursor: string | null;
+	/** The API refused a cursor kept from an earlier poll (400): the walk starts its window over. */
+	staleCursor?: boolean;
+	/**
+	 * The server's time when it answered (ms; the node's source reads the
+	 * response's Date header, else the local clock). No high-water mark passes
+	 * it, so a record dated in the future cannot hide the changes after it.
+	 * Undefined: no ceiling.
+	 */
+	serverTime?: number;
+}
+
+/** One page per call. The node's source goes through the transport; the tests' source is an in-memory API. */
+export interface ListSource {
+	fetch(request: ListRequest): Promise<ListPage>;
+}
+
+export interface TriggerItem extends IDataObject {
+	event: EmittedEvent;
+	events: EmittedEvent[];
+	record: IDataObject;
+	previous: IDataObject | null;
+}
+
+export interface PollOptions {
+	events: readonly PollEvent[];
+	overlapMs: number;
+	emitExisting: boolean;
+	/**
+	 * Milliseconds this poll may spend; `now` (the local clock) measures it, and
+	 * the time between answers, to tell a server clock set back.
+	 */
+	budgetMs: number;
+	now: () => number;
+	cap?: number;
+}
