@@ -102,6 +102,7 @@ it('declares the fields, defaults and header the package relies on', () => {
 		['apiKey', '', true],
 		['baseUrl', '', true],
 		['requestsPerMinute', 120, false],
+		['rateLimitWaitMinutes', 10, false],
 	]);
 	expect(credential.properties[0].typeOptions?.password).toBe(true);
 	expect(credential.authenticate).toEqual({

@@ -67,12 +67,12 @@ describe('GET requests are repeated on transient failures', () => {
 		expectNoSecret(error, SANDBOX_KEYS.acmeOwner);
 	});
 
-	it('a 429 whose Retry-After exceeds the wait budget ends at once with the rate-limit hint', async () => {
+	it('a 429 whose Retry-After is beyond the deadline ends at once, naming the deadline, the requests made and how to raise it', async () => {
 		await sandbox.control.queueFaults({
 			kind: '429',
 			method: 'GET',
 			path: '/v1/tags',
-			retry_after: RETRY.maxRateLimitWaitMs / 1000 + 1,
+			retry_after: RETRY.rateLimitDeadlineMs / 1000 + 1,
 		});
 		const error = await failureOf(sandbox.credentials(), async function () {
 			return await apiRequest.call(this, 'listTags', {});
@@ -80,6 +80,8 @@ describe('GET requests are repeated on transient failures', () => {
 		expect(error.httpCode).toBe('429');
 		expect(error.message).toMatch(/Rate limit exceeded.*\(HTTP 429\)/);
 		expect(error.description).toMatch(/rate limit.*lower Requests per Minute/i);
+		expect(error.description).toMatch(/sent 1 times and answered 429 1 times/);
+		expect(error.description).toMatch(/bounded at 10 minute\(s\).*Wait for Rate Limit.*raise it/);
 		expect(await log('GET', '/v1/tags')).toHaveLength(1);
 	});
 });
