@@ -86,6 +86,29 @@ describe('GET requests are repeated on transient failures', () => {
 	});
 });
 
+describe('the rate-limit deadline', () => {
+	it("is the credential's Wait for Rate Limit, counted from the first 429; the error names it, the requests made and how to raise it", async () => {
+		const faults = Array.from(
+			{ length: 8 },
+			(): QueuedFault => ({ kind: '429', method: 'GET', path: '/v1/tags', retry_after: 2 }),
+		);
+		await sandbox.control.queueFaults(...faults);
+		// 0.05 minutes: 3 seconds, so the second wait of 2 seconds no longer fits.
+		const credentials = sandbox.credentials('acmeOwner', { rateLimitWaitMinutes: 0.05 });
+		const error = await failureOf(credentials, async function () {
+			return await apiRequest.call(this, 'listTags', {});
+		});
+		expect(error.httpCode).toBe('429');
+		expect(error.description).toMatch(/sent 2 times and answered 429 2 times/);
+		expect(error.description).toMatch(
+			/bounded at 0.05 minute\(s\).*"Wait for Rate Limit" in the credential: raise it/,
+		);
+		expect(error.description).toMatch(/budget is 100000 requests per minute/);
+		expect(await log('GET', '/v1/tags')).toHaveLength(2);
+		await sandbox.control.clearFaults();
+	});
+});
+
 describe('writes are repeated only when nothing happened', () => {
 	it.each<[string, QueuedFault, RegExp]>([
 		[

@@ -44,8 +44,6 @@ export class Pacer {
 	/** Requests per minute this process allows itself now; `limit` until a 429 is seen. */
 	private learnedRate: number;
 
-	private lastSentAt = Number.NEGATIVE_INFINITY;
-
 	/** When the rate last halved; a 429 for a request sent before then is already accounted for. */
 	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
 
@@ -74,7 +72,6 @@ export class Pacer {
 			if (wait === 0) {
 				const sentAt = this.now();
 				this.inFlight++;
-				this.lastSentAt = sentAt;
 				let released = false;
 				return (outcome = { kind: 'answered' }) => {
 					if (released) return;
@@ -99,7 +96,7 @@ export class Pacer {
 		if (outcome.kind === 'rate-limited') {
 			this.pause(outcome.untilMs);
 			// One halving per congestion event, however many callers were caught in it.
-			if (sentAt >= this.lastDecreaseAt) {
+			if (sentAt > this.lastDecreaseAt) {
 				this.learnedRate = Math.max(MIN_RATE, this.rate / 2);
 				this.lastDecreaseAt = this.now();
 			}
@@ -118,13 +115,9 @@ export class Pacer {
 		while (this.finished.length > 0 && this.finished[0] + this.windowMs <= now)
 			this.finished.shift();
 		if (this.pausedUntil > now) return this.pausedUntil - now;
-		if (this.inFlight + this.finished.length >= this.limit) {
+		if (this.inFlight + this.finished.length >= this.rate) {
 			// Full: the oldest finished slot frees first; if all are in flight, look again shortly.
 			return this.finished.length > 0 ? this.finished[0] + this.windowMs - now : MAX_NAP_MS / 10;
-		}
-		if (this.rate < this.limit) {
-			const spacing = this.windowMs / this.rate;
-			return Math.max(0, this.lastSentAt + spacing - now);
 		}
 		return 0;
 	}
