@@ -6,6 +6,7 @@
  *   apiRequest         one endpoint call, validated first
  *   listPage           one page of a list, shape-checked
  *   paginate           the cursor loop (one page per yield)
+ *   readAll            every record of a walk, in one array
  *   getByIds           Get for many ids in ⌈unique/200⌉ list calls (A2)
  *   uploadFile         multipart photo / report / document, checked first
  *   downloadSignedLink a signed url, fetched without the key (A16)
@@ -23,7 +24,7 @@ import {
 	validateQuery,
 } from '../validation';
 import { callApi, sendApiRequest } from './request';
-import { type ApiSettings, apiSettings } from './settings';
+import { apiSettings } from './settings';
 import type { N8nContext } from './types';
 
 export type { N8nContext } from './types';
@@ -91,28 +92,16 @@ export interface RecordPage {
 	serverTime?: number;
 }
 
-/** One page, from a query already checked and on the wire (ids comma-joined, limit and cursor set). */
-async function fetchPage(
-	this: N8nContext,
-	settings: ApiSettings,
+/** A list answer as a page, or an error when it is not one (the shape check of every page). */
+function recordPage(
+	node: INode,
 	endpoint: EndpointKey,
-	pathParams: Record<string, string>,
-	qs: IDataObject,
-): Promise<RecordPage> {
-	const { json, headers } = await sendApiRequest.call(this, settings, {
-		method: 'GET',
-		endpoint,
-		pathParams,
-		qs,
-	});
+	{ json, headers }: { json: unknown; headers: Record<string, unknown> },
+): RecordPage {
 	if (!isListAnswer(json)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The API answered a list request without a data array',
-			{
-				description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
-			},
-		);
+		throw new NodeOperationError(node, 'The API answered a list request without a data array', {
+			description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
+		});
 	}
 	const date = typeof headers.date === 'string' ? Date.parse(headers.date) : Number.NaN;
 	return {
@@ -140,8 +129,8 @@ export async function listPage(
 		endpoint,
 		cursor == null ? options.query : { ...options.query, cursor },
 	);
-	const settings = await apiSettings.call(this);
-	return await fetchPage.call(this, settings, endpoint, pathParams, qs);
+	const answer = await callApi.call(this, { method: 'GET', endpoint, pathParams, qs });
+	return recordPage(node, endpoint, answer);
 }
 
 /**
@@ -231,13 +220,13 @@ export async function* paginate(
 		const checkCursor = cursorGuard(node);
 		let cursor: string | null = null;
 		while (remaining > 0) {
-			const page: RecordPage = await fetchPage.call(
-				this,
-				settings,
+			const answer = await sendApiRequest.call(this, settings, {
+				method: 'GET',
 				endpoint,
 				pathParams,
-				cursor === null ? query : { ...query, cursor },
-			);
+				qs: cursor === null ? query : { ...query, cursor },
+			});
+			const page = recordPage(node, endpoint, answer);
 			const records =
 				page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
 			remaining -= records.length;
@@ -248,6 +237,19 @@ export async function* paginate(
 		}
 		if (remaining <= 0) return;
 	}
+}
+
+/** Every record `paginate` yields (up to `max`), in one array: the one "collect all pages". */
+export async function readAll(
+	this: N8nContext,
+	endpoint: EndpointKey,
+	options: { pathParams?: Record<string, string>; query?: IDataObject; max?: number } = {},
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	for await (const page of paginate.call(this, endpoint, options)) {
+		for (const record of page) records.push(record);
+	}
+	return records;
 }
 
 /** The field that identifies a record of this list: contact stats carry contact_id (A8). */
@@ -276,12 +278,10 @@ export async function getByIds(
 	if (unique.length === 0) return new Map();
 	const idField = recordIdField(endpoint);
 	const found = new Map<string, IDataObject>();
-	const pages = paginate.call(this, endpoint, {
+	const records = await readAll.call(this, endpoint, {
 		query: { ...options.query, [idsParam]: unique },
 	});
-	for await (const page of pages) {
-		for (const record of page) found.set(idKey(String(record[idField])), record);
-	}
+	for (const record of records) found.set(idKey(String(record[idField])), record);
 	const ordered = new Map<string, IDataObject>();
 	for (const id of unique) {
 		const record = found.get(id);

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { getByIds, idKey } from '../../../shared/transport';
-import { errorItem, itemError, uuidParameter } from './execution';
+import { continueOrThrow, errorItem, uuidParameter } from './execution';
 import type { ItemError } from './execution';
 
 export interface GetConfig {
@@ -42,9 +42,7 @@ export async function getRecords(
 			groups.get(group)?.ids.add(idKey(id));
 			pending.push({ id, group });
 		} catch (error) {
-			const failure = itemError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
-			pending.push({ error: failure });
+			pending.push({ error: continueOrThrow(this, error, itemIndex) });
 		}
 	}
 
@@ -78,9 +76,7 @@ export async function getRecords(
 			const json = config.shape ? config.shape.call(this, itemIndex, record) : record;
 			output.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			const failure = itemError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
-			output.push(errorItem(failure, itemIndex));
+			output.push(errorItem(continueOrThrow(this, error, itemIndex), itemIndex));
 		}
 	}
 	return output;
