@@ -112,7 +112,8 @@ describe('pacing against the sandbox (20 per minute on both sides)', () => {
 		const started = Date.now();
 		const results = await Promise.all([tenRequests(), tenRequests()]);
 		expect(results.map((r) => r.error)).toEqual([undefined, undefined]);
-		expect(Date.now() - started).toBeLessThan(5_000);
+		// Well under the minute a 21st request would have to wait (loose: the machine may be busy).
+		expect(Date.now() - started).toBeLessThan(30_000);
 
 		const stop = new AbortController();
 		const third = withExecuteContext(

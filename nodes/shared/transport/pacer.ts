@@ -2,18 +2,16 @@
  * Client-side pacing per API key, shared by every execution in this n8n
  * process (module state). Two rules:
  *
- * 1. A sliding 60-second window of at most `limit` requests (the credential's
- *    Requests per Minute), mirroring how the API counts (A17, D7). A request
- *    holds its slot from the moment it is sent until one window after its
- *    answer arrived, so in-flight requests always count.
- * 2. A learned rate for when other processes share the key. No process can
- *    see the others, so the server's 429 is the signal: every caller of the
- *    key pauses until Retry-After, and the rate halves (multiplicative
- *    decrease). Each answered request then raises it again by a tenth of the
- *    limit per minute of traffic (additive increase). Below the limit,
- *    requests are spaced evenly at the learned rate instead of sent in a
- *    burst, so several processes settle near their shared budget instead of
- *    taking turns on 429s.
+ * 1. A sliding 60-second window, mirroring how the API counts (A17, D7). A
+ *    request holds its slot from the moment it is sent until one window after
+ *    its answer arrived, so in-flight requests always count; a 429 holds none.
+ * 2. The window's size is a learned rate, at most `limit` (the credential's
+ *    Requests per Minute), for when other processes share the key. No process
+ *    can see the others, so the server's 429 is the signal: every caller of
+ *    the key pauses until Retry-After, and the rate halves (multiplicative
+ *    decrease). Each answered request raises it again, by a tenth of the limit
+ *    per minute of traffic (additive increase). Several processes so settle
+ *    near their shared budget instead of taking turns on 429s.
  */
 import { createHash } from 'crypto';
 
@@ -77,7 +75,8 @@ export class Pacer {
 					if (released) return;
 					released = true;
 					this.inFlight--;
-					this.finished.push(this.now());
+					// A 429 was not counted by the server, so it holds no slot of the window either.
+					if (outcome.kind !== 'rate-limited') this.finished.push(this.now());
 					this.learn(outcome, sentAt);
 				};
 			}
