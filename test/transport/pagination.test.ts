@@ -104,6 +104,25 @@ describe('paginate', () => {
 		},
 	);
 
+	it('reads the credential once per walk, not once per page', async () => {
+		const { reads, records } = await inNode(sandbox.credentials(), async function () {
+			const context = this as { getCredentials: typeof this.getCredentials };
+			const read = context.getCredentials.bind(this);
+			let count = 0;
+			context.getCredentials = async (...args: Parameters<typeof read>) => {
+				count++;
+				return await read(...args);
+			};
+			const walked = await drain(paginate.call(this, 'listContacts', { max: 450 }));
+			return { reads: count, records: walked.length };
+		});
+		expect(records).toBe(450);
+		const requests = (await listed()).length;
+		expect(requests).toBeGreaterThanOrEqual(3);
+		// n8n's authenticated request helper reads it once per request itself; the walk adds one read.
+		expect(reads).toBe(requests + 1);
+	});
+
 	it('sends the same filters and sort with every cursor', async () => {
 		const query = { role: 'client', sort: '-updated_at', updated_since: '2000-01-01' };
 		await sandbox.control.settings({ short_pages: 'always' });
