@@ -9,7 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { WEBHOOK_EVENTS } from '../shared/endpoints';
-import { getByIds } from '../shared/transport';
+import { getByIds, idKey } from '../shared/transport';
 import { headerValue, secretsMatch, signatureMatches } from './auth';
 import { listOfEvent, readPayload } from './payload';
 
@@ -210,7 +210,7 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				list && recordId && UUID.test(recordId)
 					? await getByIds.call(this, list.endpoint, [recordId], { query: list.query })
 					: undefined;
-			item.record = found?.get(recordId ?? '') ?? null;
+			item.record = found?.get(idKey(recordId ?? '')) ?? null;
 		}
 		return { workflowData: [this.helpers.returnJsonArray([item])] };
 	}

@@ -2,7 +2,7 @@
  * Pagination (spec "Pagination", all rules) and batching, counted in the
  * sandbox request log.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/endpoints';
 import { getByIds, paginate } from '../../nodes/shared/transport';
@@ -105,17 +105,20 @@ describe('paginate', () => {
 	);
 
 	it('reads the credential once per walk, not once per page', async () => {
-		const { reads, records } = await inNode(sandbox.credentials(), async function () {
-			const context = this as { getCredentials: typeof this.getCredentials };
-			const read = context.getCredentials.bind(this);
-			let count = 0;
-			context.getCredentials = async (...args: Parameters<typeof read>) => {
-				count++;
-				return await read(...args);
-			};
-			const walked = await drain(paginate.call(this, 'listContacts', { max: 450 }));
-			return { reads: count, records: walked.length };
-		});
+		const { reads, records } = await inNode(
+			sandbox.credentials(),
+			async function (this: IExecuteFunctions) {
+				const context = this as { getCredentials: IExecuteFunctions['getCredentials'] };
+				const read = context.getCredentials.bind(this);
+				let count = 0;
+				context.getCredentials = async (...args: Parameters<typeof read>) => {
+					count++;
+					return await read(...args);
+				};
+				const walked = await drain(paginate.call(this, 'listContacts', { max: 450 }));
+				return { reads: count, records: walked.length };
+			},
+		);
 		expect(records).toBe(450);
 		const requests = (await listed()).length;
 		expect(requests).toBeGreaterThanOrEqual(3);
