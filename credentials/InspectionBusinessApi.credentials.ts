@@ -58,6 +58,15 @@ export class InspectionBusinessApi implements ICredentialType {
 			description:
 				"The key owner's request budget. All executions in this n8n process that use this key share it. Lower it when other tools use keys of the same user.",
 		},
+		{
+			displayName: 'Wait for Rate Limit (Minutes)',
+			name: 'rateLimitWaitMinutes',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1440 },
+			default: 10,
+			description:
+				'How long one request keeps waiting while the API answers "too many requests" (for example when other n8n instances use the same key) before the workflow fails. A long Return All keeps going as long as requests get through.',
+		},
 	];
 
 	/**

@@ -4,7 +4,7 @@ import { iso } from './clock';
 import type { ApiContext, RenderContext } from './context';
 import { badRequest, notFound, ok, type Reply } from './http';
 import { readMultipart } from './multipart';
-import { paginate } from './paging';
+import { servePage } from './paging';
 import { parseQuery, type ParsedQuery } from './query';
 import type { AttachmentRec, InspectionRec } from './types';
 import { checkFileSize, checkFileType, sanitizeFilename } from './uploads';
@@ -44,7 +44,7 @@ export function listInspectionAttachments(ctx: ApiContext): Reply {
 	const inspection = pathInspection(ctx);
 	const q = parseQuery('listInspectionAttachments', ctx.search);
 	const { store } = ctx.state;
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: `listInspectionAttachments:${inspection.id}`,
 		org: ctx.org,
 		query: q,
@@ -77,7 +77,7 @@ export function listAttachments(ctx: ApiContext): Reply {
 		}
 		return out;
 	};
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: 'listAttachments',
 		org: ctx.org,
 		query: q,

@@ -1,14 +1,14 @@
 import { iso } from './clock';
 import type { ApiContext } from './context';
 import { ok, type Reply } from './http';
-import { paginate } from './paging';
+import { servePage } from './paging';
 import { parseQuery } from './query';
 
 /** GET /v1/tags: ordered by id (D4), with live contact counts. */
 export function listTags(ctx: ApiContext): Reply {
 	const q = parseQuery('listTags', ctx.search);
 	const { store } = ctx.state;
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: 'listTags',
 		org: ctx.org,
 		query: q,
@@ -28,7 +28,7 @@ export function listAgencies(ctx: ApiContext): Reply {
 	const q = parseQuery('listAgencies', ctx.search);
 	const { store } = ctx.state;
 	const ids = Array.isArray(q.ids) ? new Set(q.ids) : null;
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: 'listAgencies',
 		org: ctx.org,
 		query: q,

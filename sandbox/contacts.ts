@@ -2,7 +2,7 @@ import { CONTACT_ROLE_GROUPS } from '../nodes/shared/endpoints';
 import { iso } from './clock';
 import type { ApiContext, RenderContext } from './context';
 import { ok, type Reply } from './http';
-import { paginate } from './paging';
+import { servePage } from './paging';
 import { parseQuery } from './query';
 import type { ContactRec } from './types';
 
@@ -110,7 +110,7 @@ export function listContacts(ctx: ApiContext): Reply {
 	const sort = typeof q.sort === 'string' ? q.sort : null;
 	const field = sort?.replace(/^-/, '');
 	const value = field ? SORT_VALUE[field] : null;
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: 'listContacts',
 		org: ctx.org,
 		query: q,

@@ -1,7 +1,7 @@
 import { iso, isoOrNull } from './clock';
 import type { ApiContext, RenderContext } from './context';
 import { ok, type Reply } from './http';
-import { paginate } from './paging';
+import { servePage } from './paging';
 import { parseQuery } from './query';
 import type { InspectionRec } from './types';
 
@@ -79,7 +79,7 @@ export function listInspections(ctx: ApiContext): Reply {
 	const since = typeof q.updated_since === 'number' ? q.updated_since : null;
 	const sort = typeof q.sort === 'string' ? q.sort : null;
 	const value = sort ? SORT_VALUE[sort.replace(/^-/, '')] : null;
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: 'listInspections',
 		org: ctx.org,
 		query: q,
@@ -105,7 +105,7 @@ export function listEvents(ctx: ApiContext): Reply {
 	const { store } = ctx.state;
 	const ids = Array.isArray(q.ids) ? new Set(q.ids) : null;
 	const since = typeof q.updated_since === 'number' ? q.updated_since : null;
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: 'listEvents',
 		org: ctx.org,
 		query: q,

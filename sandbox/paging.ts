@@ -93,7 +93,7 @@ function pageSize(mode: ShortPageMode, limit: number, remaining: number): number
 }
 
 /** One page of a list: sorted view cached per store version, keyset cursor bound to sort and filters (A12, D2). */
-export function paginate<T>(store: Store, mode: ShortPageMode, spec: ListSpec<T>): Page<T> {
+export function servePage<T>(store: Store, mode: ShortPageMode, spec: ListSpec<T>): Page<T> {
 	const filters = filtersOf(spec.query);
 	const sort = typeof spec.query.sort === 'string' ? spec.query.sort : '';
 	const binding = createHash('sha1')

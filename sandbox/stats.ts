@@ -3,7 +3,7 @@ import { isoOrNull } from './clock';
 import type { ApiContext } from './context';
 import { agencyNameOf } from './contacts';
 import { ok, type Reply } from './http';
-import { paginate } from './paging';
+import { servePage } from './paging';
 import { parseQuery } from './query';
 import type { ContactRec } from './types';
 
@@ -81,7 +81,7 @@ export function listContactStats(ctx: ApiContext): Reply {
 	const ids = Array.isArray(q.contact_ids) ? new Set(q.contact_ids) : null;
 	const from = typeof q.from === 'number' ? q.from : null;
 	const to = typeof q.to === 'number' ? q.to : null;
-	const page = paginate(store, ctx.state.settings.shortPages, {
+	const page = servePage(store, ctx.state.settings.shortPages, {
 		endpoint: 'listContactStats',
 		org: ctx.org,
 		query: q,

@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { getByIds } from '../shared/transport';
+import { getByIds, idKey } from '../shared/transport';
 import { headerValue, secretProblem, secretsMatch, signatureMatches } from './auth';
 import { listOfEvent, readPayload, type WebhookPayload } from './payload';
 import { WEBHOOK_TRIGGER_PROPERTIES } from './properties';
@@ -49,7 +49,7 @@ async function refetchRecord(
 	if (!list || !recordId || !UUID.test(recordId)) return null;
 	try {
 		const found = await getByIds.call(context, list.endpoint, [recordId], { query: list.query });
-		return found.get(recordId) ?? null;
+		return found.get(idKey(recordId)) ?? null;
 	} catch (error) {
 		const delivery = deliveryId === undefined ? 'the delivery' : `delivery ${deliveryId}`;
 		throw new NodeOperationError(

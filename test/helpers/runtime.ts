@@ -32,6 +32,7 @@ export interface TestCredentials {
 	apiKey: string;
 	baseUrl: string;
 	requestsPerMinute?: number;
+	rateLimitWaitMinutes?: number;
 }
 
 export const CREDENTIAL_TYPE = 'inspectionBusinessApi';
@@ -117,6 +118,8 @@ export function credentialData(
 	};
 	if (credentials.requestsPerMinute !== undefined)
 		data.requestsPerMinute = credentials.requestsPerMinute;
+	if (credentials.rateLimitWaitMinutes !== undefined)
+		data.rateLimitWaitMinutes = credentials.rateLimitWaitMinutes;
 	return { [CREDENTIAL_TYPE]: data };
 }
 

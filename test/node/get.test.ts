@@ -47,6 +47,22 @@ test('a repeated ID is fetched once and output for each item', async () => {
 	expect(items.map((item) => item.json.id)).toEqual(ids);
 });
 
+test('450 items with 440 unique IDs (repeats across the 200-ID boundary, some in upper case): one output per item, paired, in three requests of 200, 200 and 40 IDs', async () => {
+	const unique = contactIds.slice(0, 440);
+	const repeats = unique.slice(0, 10).map((id, i) => (i % 2 ? id.toUpperCase() : id));
+	const ids = [...unique, ...repeats];
+	const { items, error } = await run(
+		sandbox,
+		{ resource: 'contact', operation: 'get', id: '={{ $json.id }}' },
+		{ items: itemsOf(ids) },
+	);
+	expect(error).toBeUndefined();
+	expect(idCounts(await requests(sandbox))).toEqual([200, 200, 40]);
+	// IDs are UUIDs, compared without regard to case; the API answers them in lower case.
+	expect(items.map((item) => item.json.id)).toEqual(ids.map((id) => id.toLowerCase()));
+	expect(items.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
+});
+
 test('a missing record is an item-level "not found" naming the resource and ID', async () => {
 	const ids = [contactIds[0], UNKNOWN, contactIds[1]];
 	const result = await run(

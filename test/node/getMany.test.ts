@@ -200,16 +200,45 @@ describe('Return All and Limit', () => {
 		}
 	});
 
-	test('Limit 250 makes two requests, for 200 then 50', async () => {
+	test('Limit 250 makes two requests, each asking for a full page, and cuts locally', async () => {
 		const { items } = await run(sandbox, { resource: 'contact', operation: 'getAll', limit: 250 });
 		expect(items).toHaveLength(250);
-		expect((await requests(sandbox)).map((entry) => entry.query.limit)).toEqual(['200', '50']);
+		expect((await requests(sandbox)).map((entry) => entry.query.limit)).toEqual(['200', '200']);
 	});
 
-	test('a Limit below a page makes one request of that size', async () => {
+	test('with short pages a Limit costs no more requests than Return All needs to reach the same record', async () => {
+		await sandbox.control.settings({ short_pages: 'always' });
+		try {
+			const { records } = await allPages(sandbox, '/v1/contacts');
+			const limit = 250;
+			// Return All's pages, counted until the one holding record number `limit`.
+			await sandbox.control.clearRequests();
+			const { items: all } = await run(sandbox, {
+				resource: 'contact',
+				operation: 'getAll',
+				returnAll: true,
+			});
+			expect(all).toHaveLength(records.length);
+			const returnAllPages = (await requests(sandbox)).length;
+			const pagesToReach = Math.ceil(limit / Math.ceil(200 / 2));
+			expect(returnAllPages).toBeGreaterThan(pagesToReach);
+			await sandbox.control.clearRequests();
+			const { items } = await run(sandbox, { resource: 'contact', operation: 'getAll', limit });
+			expect(items.map((item) => item.json.id)).toEqual(
+				all.slice(0, limit).map((item) => item.json.id),
+			);
+			const log = await requests(sandbox);
+			expect(log).toHaveLength(pagesToReach);
+			expect(log.every((entry) => entry.query.limit === '200')).toBe(true);
+		} finally {
+			await sandbox.control.settings({ short_pages: 'tail' });
+		}
+	});
+
+	test('a Limit below a page makes one request, for a full page', async () => {
 		const { items } = await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 7 });
 		expect(items).toHaveLength(7);
-		expect((await requests(sandbox)).map((entry) => entry.query.limit)).toEqual(['7']);
+		expect((await requests(sandbox)).map((entry) => entry.query.limit)).toEqual(['200']);
 	});
 
 	test('a Limit below 1 (by expression) is an item error with no request', async () => {
@@ -257,7 +286,7 @@ describe('more IDs than one request may carry', () => {
 		expect(new Set(items.map((item) => item.json.id))).toEqual(new Set(contactIds));
 	});
 
-	test('450 contact IDs with Limit 250: the second request asks for the remaining 50 and the third is never made', async () => {
+	test('450 contact IDs with Limit 250: two requests for full pages; the third is never made', async () => {
 		const { items } = await run(sandbox, {
 			resource: 'contact',
 			operation: 'getAll',
@@ -266,8 +295,22 @@ describe('more IDs than one request may carry', () => {
 		});
 		const log = await requests(sandbox);
 		expect(idCounts(log, 'ids')).toEqual([200, 200]);
-		expect(log.map((entry) => entry.query.limit)).toEqual(['200', '50']);
+		expect(log.map((entry) => entry.query.limit)).toEqual(['200', '200']);
 		expect(items).toHaveLength(250);
+	});
+
+	test('450 IDs of which 440 are unique (repeats across the 200-ID boundary, some in upper case): each record once, in three requests of 200, 200 and 40 IDs', async () => {
+		const unique = contactIds.slice(0, 440);
+		const repeats = unique.slice(0, 10).map((id, i) => (i % 2 ? id.toUpperCase() : id));
+		const { items, error } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { ids: [...unique, ...repeats].join(',') },
+		});
+		expect(error).toBeUndefined();
+		expect(idCounts(await requests(sandbox), 'ids')).toEqual([200, 200, 40]);
+		expect(items.map((item) => item.json.id).sort()).toEqual([...unique].sort());
 	});
 
 	test('contact stats take 450 contact_ids in three requests', async () => {

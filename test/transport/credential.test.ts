@@ -174,6 +174,7 @@ it('declares the fields and defaults the package relies on', () => {
 		['apiKey', '', true],
 		['baseUrl', '', true],
 		['requestsPerMinute', 120, false],
+		['rateLimitWaitMinutes', 10, false],
 	]);
 	expect(credential.properties[0].typeOptions?.password).toBe(true);
 });

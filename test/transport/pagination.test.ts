@@ -2,7 +2,7 @@
  * Pagination (spec "Pagination", all rules) and batching, counted in the
  * sandbox request log.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/endpoints';
 import { getByIds, paginate } from '../../nodes/shared/transport';
@@ -36,19 +36,16 @@ describe('paginate', () => {
 	});
 
 	it.each([
-		[5, ['5']],
+		[5, ['200']],
 		[200, ['200']],
-		[250, ['200', '50']],
-	])(
-		'Limit %i makes ⌈L/200⌉ requests, asking only for what is still needed',
-		async (max, limits) => {
-			const records = await inNode(sandbox.credentials(), async function () {
-				return await drain(paginate.call(this, 'listContacts', { max }));
-			});
-			expect(records).toHaveLength(max);
-			expect((await listed()).map((r) => r.query.limit)).toEqual(limits);
-		},
-	);
+		[250, ['200', '200']],
+	])('Limit %i makes ⌈L/200⌉ requests, each asking for a full page', async (max, limits) => {
+		const records = await inNode(sandbox.credentials(), async function () {
+			return await drain(paginate.call(this, 'listContacts', { max }));
+		});
+		expect(records).toHaveLength(max);
+		expect((await listed()).map((r) => r.query.limit)).toEqual(limits);
+	});
 
 	it('a short page does not end the walk; only a null next_cursor does', async () => {
 		await sandbox.control.settings({ short_pages: 'always' });
@@ -63,19 +60,70 @@ describe('paginate', () => {
 		expect(await listed()).toHaveLength(sizes.length);
 	});
 
-	it('with short pages a Limit still stops once reached, each request asking only for the remainder', async () => {
-		await sandbox.control.settings({ short_pages: 'always' });
-		const sizes: number[] = await inNode(sandbox.credentials(), async function () {
-			const seen: number[] = [];
-			for await (const page of paginate.call(this, 'listContacts', { max: 250 }))
-				seen.push(page.length);
-			return seen;
-		});
-		expect(sizes.reduce((a, b) => a + b, 0)).toBe(250);
-		const expectedLimits = sizes.map((_, i) =>
-			String(Math.min(250 - sizes.slice(0, i).reduce((a, b) => a + b, 0), 200)),
+	it.each(['always', 'tail'] as const)(
+		'with short pages (%s) a Limit takes exactly the pages Return All needs to reach that record',
+		async (mode) => {
+			await sandbox.control.settings({ short_pages: mode });
+			// tail: 300 matching contacts come as pages of 100 and 200, so a Limit of 250 needs both.
+			const query =
+				mode === 'tail'
+					? {
+							ids: (await allContacts())
+								.slice(0, 300)
+								.map((c) => c.id)
+								.join(','),
+						}
+					: {};
+			await sandbox.control.clearRequests();
+			const walk = async (max?: number) =>
+				await inNode(sandbox.credentials(), async function () {
+					const seen: number[] = [];
+					for await (const page of paginate.call(this, 'listContacts', { query, max }))
+						seen.push(page.length);
+					return seen;
+				});
+			const everything = await walk();
+			await sandbox.control.clearRequests();
+			for (const max of [250, 437]) {
+				const sizes = await walk(max);
+				expect(sizes.reduce((a, b) => a + b, 0)).toBe(
+					Math.min(
+						max,
+						everything.reduce((a, b) => a + b, 0),
+					),
+				);
+				let reached = 0;
+				let pagesToReach = 0;
+				while (reached < max && pagesToReach < everything.length)
+					reached += everything[pagesToReach++];
+				const requests = await listed();
+				expect(requests).toHaveLength(pagesToReach);
+				expect(requests.every((r) => r.query.limit === '200')).toBe(true);
+				await sandbox.control.clearRequests();
+			}
+		},
+	);
+
+	it('reads the credential once per walk, not once per page', async () => {
+		const { reads, records } = await inNode(
+			sandbox.credentials(),
+			async function (this: IExecuteFunctions) {
+				const context = this as { getCredentials: IExecuteFunctions['getCredentials'] };
+				const read = context.getCredentials.bind(this);
+				let count = 0;
+				context.getCredentials = async (...args: Parameters<typeof read>) => {
+					count++;
+					return await read(...args);
+				};
+				const walked = await drain(paginate.call(this, 'listContacts', { max: 450 }));
+				return { reads: count, records: walked.length };
+			},
 		);
-		expect((await listed()).map((r) => r.query.limit)).toEqual(expectedLimits);
+		expect(records).toBe(450);
+		const requests = (await listed()).length;
+		expect(requests).toBeGreaterThanOrEqual(3);
+		// n8n's authenticated request helper reads it once per request itself; the walk adds one read.
+		expect(reads).toBe(requests + 1);
 	});
 
 	it('sends the same filters and sort with every cursor', async () => {

@@ -67,12 +67,12 @@ describe('GET requests are repeated on transient failures', () => {
 		expectNoSecret(error, SANDBOX_KEYS.acmeOwner);
 	});
 
-	it('a 429 whose Retry-After exceeds the wait budget ends at once with the rate-limit hint', async () => {
+	it('a 429 whose Retry-After is beyond the deadline ends at once, naming the deadline, the requests made and how to raise it', async () => {
 		await sandbox.control.queueFaults({
 			kind: '429',
 			method: 'GET',
 			path: '/v1/tags',
-			retry_after: RETRY.maxRateLimitWaitMs / 1000 + 1,
+			retry_after: RETRY.rateLimitDeadlineMs / 1000 + 1,
 		});
 		const error = await failureOf(sandbox.credentials(), async function () {
 			return await apiRequest.call(this, 'listTags', {});
@@ -80,7 +80,32 @@ describe('GET requests are repeated on transient failures', () => {
 		expect(error.httpCode).toBe('429');
 		expect(error.message).toMatch(/Rate limit exceeded.*\(HTTP 429\)/);
 		expect(error.description).toMatch(/rate limit.*lower Requests per Minute/i);
+		expect(error.description).toMatch(/sent 1 times and answered 429 1 times/);
+		expect(error.description).toMatch(/bounded at 10 minute\(s\).*Wait for Rate Limit.*raise it/);
 		expect(await log('GET', '/v1/tags')).toHaveLength(1);
+	});
+});
+
+describe('the rate-limit deadline', () => {
+	it("is the credential's Wait for Rate Limit, counted from the first 429; the error names it, the requests made and how to raise it", async () => {
+		const faults = Array.from(
+			{ length: 8 },
+			(): QueuedFault => ({ kind: '429', method: 'GET', path: '/v1/tags', retry_after: 2 }),
+		);
+		await sandbox.control.queueFaults(...faults);
+		// 0.05 minutes: 3 seconds, so the second wait of 2 seconds no longer fits.
+		const credentials = sandbox.credentials('acmeOwner', { rateLimitWaitMinutes: 0.05 });
+		const error = await failureOf(credentials, async function () {
+			return await apiRequest.call(this, 'listTags', {});
+		});
+		expect(error.httpCode).toBe('429');
+		expect(error.description).toMatch(/sent 2 times and answered 429 2 times/);
+		expect(error.description).toMatch(
+			/bounded at 0.05 minute\(s\).*"Wait for Rate Limit" in the credential: raise it/,
+		);
+		expect(error.description).toMatch(/budget is 100000 requests per minute/);
+		expect(await log('GET', '/v1/tags')).toHaveLength(2);
+		await sandbox.control.clearFaults();
 	});
 });
 

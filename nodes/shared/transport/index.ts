@@ -6,14 +6,15 @@
  *   apiRequest         one endpoint call, validated first
  *   listPage           one page of a list, shape-checked
  *   paginate           the cursor loop (one page per yield)
+ *   readAll            every record of a walk, in one array
  *   getByIds           Get for many ids in ⌈unique/200⌉ list calls (A2)
  *   uploadFile         multipart photo / report / document, checked first
  *   downloadSignedLink a signed url, fetched without the key (A16)
  */
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { type Endpoint, ENDPOINTS, type EndpointKey, endpointPath, LIMITS } from '../endpoints';
+import { type Endpoint, ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
 import {
 	checkIds,
 	idList,
@@ -22,11 +23,12 @@ import {
 	validatePathParams,
 	validateQuery,
 } from '../validation';
-import { type Answer, exchange } from './request';
-import { apiSettings, checkedUrl } from './settings';
-import type { ApiContext } from './types';
+import { callApi, sendApiRequest } from './request';
+import { apiSettings } from './settings';
+import type { N8nContext } from './types';
 
-export type { ApiContext } from './types';
+export type { N8nContext } from './types';
+export { downloadSignedLink } from './download';
 export { uploadFile, type UploadOptions, type UploadRule } from './upload';
 
 export interface ApiRequestOptions {
@@ -41,30 +43,20 @@ export interface ApiRequestOptions {
  * one), so plain calls get IDataObject; `apiRequest<T>.call(…)` picks a type.
  */
 export async function apiRequest<T = IDataObject>(
-	this: ApiContext,
+	this: N8nContext,
 	endpoint: EndpointKey,
 	options?: ApiRequestOptions,
 ): Promise<T>;
 export async function apiRequest(
-	this: ApiContext,
+	this: N8nContext,
 	endpoint: EndpointKey,
 	options?: ApiRequestOptions,
 ): Promise<IDataObject>;
 export async function apiRequest<T>(
-	this: ApiContext,
+	this: N8nContext,
 	endpoint: EndpointKey,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
-	const answer = await endpointExchange.call(this, endpoint, options);
-	return answer.json as T;
-}
-
-/** apiRequest's exchange, with the answer's headers (listPage reads the server's Date). */
-async function endpointExchange(
-	this: ApiContext,
-	endpoint: EndpointKey,
-	options: ApiRequestOptions,
-): Promise<Answer> {
 	const node = this.getNode();
 	const spec: Endpoint = ENDPOINTS[endpoint];
 	const pathParams = validatePathParams(node, endpoint, options.pathParams);
@@ -73,19 +65,8 @@ async function endpointExchange(
 		throw new NodeOperationError(node, `${endpoint} is a file upload; use uploadFile`);
 	}
 	const body = options.body === undefined ? undefined : validateBody(node, endpoint, options.body);
-	const settings = await apiSettings.call(this);
-	return await exchange.call(
-		this,
-		{
-			method: spec.method,
-			url: settings.baseUrl + endpointPath(endpoint, pathParams),
-			qs,
-			body,
-			endpoint,
-			pathParams,
-		},
-		settings,
-	);
+	const answer = await callApi.call(this, { method: spec.method, endpoint, pathParams, qs, body });
+	return answer.json as T;
 }
 
 interface ListAnswer {
@@ -103,50 +84,53 @@ function isListAnswer(value: unknown): value is ListAnswer {
 	);
 }
 
-export interface ListPage {
+/** One page of a list as the transport hands it on (the sandbox's `Page` is the server's side). */
+export interface RecordPage {
 	records: IDataObject[];
 	nextCursor: string | null;
-	/** The server's time from the answer's Date header (ms); undefined without a valid one. */
+	/** The server's clock when it answered (its Date header), if it sent one. */
 	serverTime?: number;
 }
 
-function dateHeader(headers: Record<string, unknown>): number | undefined {
-	const value = headers.date;
-	const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-	return Number.isNaN(ms) ? undefined : ms;
+/** A list answer as a page, or an error when it is not one (the shape check of every page). */
+function recordPage(
+	node: INode,
+	endpoint: EndpointKey,
+	{ json, headers }: { json: unknown; headers: Record<string, unknown> },
+): RecordPage {
+	if (!isListAnswer(json)) {
+		throw new NodeOperationError(node, 'The API answered a list request without a data array', {
+			description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
+		});
+	}
+	const date = typeof headers.date === 'string' ? Date.parse(headers.date) : Number.NaN;
+	return {
+		records: json.data,
+		nextCursor: json.next_cursor ?? null,
+		serverTime: Number.isNaN(date) ? undefined : date,
+	};
 }
 
 /**
- * One page of a list endpoint. `paginate` is the cursor loop built on it; the
- * polling trigger calls it directly, because its walks stop on a time budget
- * and resume next poll from a stored cursor.
+ * One page of a list endpoint. `paginate` is the cursor loop; the polling
+ * trigger calls this directly, because its walks stop on a time budget and
+ * resume next poll from a stored cursor.
  */
 export async function listPage(
-	this: ApiContext,
+	this: N8nContext,
 	endpoint: EndpointKey,
 	options: { pathParams?: Record<string, string>; query?: IDataObject; cursor?: string | null },
-): Promise<ListPage> {
+): Promise<RecordPage> {
+	const node = this.getNode();
+	const pathParams = validatePathParams(node, endpoint, options.pathParams);
 	const { cursor } = options;
-	const answer = await endpointExchange.call(this, endpoint, {
-		pathParams: options.pathParams,
-		query: cursor == null ? options.query : { ...options.query, cursor },
-	});
-	const page = answer.json;
-	if (!isListAnswer(page)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The API answered a list request without a data array',
-			{
-				description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
-			},
-		);
-	}
-	const serverTime = dateHeader(answer.headers);
-	return {
-		records: page.data,
-		nextCursor: page.next_cursor ?? null,
-		...(serverTime === undefined ? {} : { serverTime }),
-	};
+	const qs = validateQuery(
+		node,
+		endpoint,
+		cursor == null ? options.query : { ...options.query, cursor },
+	);
+	const answer = await callApi.call(this, { method: 'GET', endpoint, pathParams, qs });
+	return recordPage(node, endpoint, answer);
 }
 
 /**
@@ -167,16 +151,51 @@ export function cursorGuard(node: INode): (next: string) => void {
 }
 
 /**
+ * A UUID compares without regard to case (RFC 4122) and the API answers ids in
+ * lower case, so this is the form ids are deduplicated and matched in.
+ */
+export function idKey(id: string): string {
+	return id.toLowerCase();
+}
+
+/**
+ * The walks one list query makes: its filters checked once, and its id list (if
+ * any) deduplicated and cut into runs of at most 200. An id list stays an array
+ * until a request is built from one run.
+ */
+function walksOf(
+	node: INode,
+	endpoint: EndpointKey,
+	query: IDataObject = {},
+): { filters: IDataObject; idsParam?: string; idRuns: string[][] } {
+	const idsParam = (ENDPOINTS[endpoint] as Endpoint).list?.idsParam;
+	const ids =
+		idsParam === undefined || query[idsParam] === undefined ? [] : idList(query[idsParam]);
+	// Without ids (or with an empty list, which validation names) the query is checked as it is.
+	if (idsParam === undefined || ids.length === 0)
+		return { filters: validateQuery(node, endpoint, query), idRuns: [[]] };
+	checkIds(node, idsParam, ids);
+	const unique = [...new Set(ids.map(idKey))];
+	const idRuns: string[][] = [];
+	for (let start = 0; start < unique.length; start += LIMITS.idsMax) {
+		idRuns.push(unique.slice(start, start + LIMITS.idsMax));
+	}
+	const filters = validateQuery(node, endpoint, { ...query, [idsParam]: undefined });
+	return { filters, idsParam, idRuns };
+}
+
+/**
  * Walks a list endpoint page by page, yielding each page as it arrives. The
  * same filters and sort go with every cursor; only a null next_cursor ends the
  * walk (a short page does not); a cursor seen twice is an error, not a loop.
- * `max` undefined reads everything with limit=200; otherwise no request is made
- * beyond what `max` needs, each asking for min(remaining, 200). An id list
- * longer than one request may carry is walked 200 ids at a time, with `max`
- * counted across the walks.
+ * Every request asks for a full page (limit=200) and `max` is cut locally, so
+ * a Limit never costs more requests than Return All needs to reach the same
+ * record. An id list is deduplicated (case-insensitively) and walked 200 ids
+ * at a time, with `max` counted across the walks. The credential is read once
+ * per walk.
  */
 export async function* paginate(
-	this: ApiContext,
+	this: N8nContext,
 	endpoint: EndpointKey,
 	options: { pathParams?: Record<string, string>; query?: IDataObject; max?: number },
 ): AsyncGenerator<IDataObject[]> {
@@ -189,19 +208,25 @@ export async function* paginate(
 		throw new NodeOperationError(node, 'paginate sets cursor and limit itself; pass max instead');
 	}
 	validateMax(node, max);
+	const pathParams = validatePathParams(node, endpoint, options.pathParams);
+	const { filters, idsParam, idRuns } = walksOf(node, endpoint, options.query);
+	const settings = await apiSettings.call(this);
 	let remaining = max ?? Number.POSITIVE_INFINITY;
-	for (const query of idChunks(node, endpoint, options.query)) {
-		// Validated once per walk, so every page carries exactly the same filters and sort.
-		const filters = validateQuery(node, endpoint, query);
+	for (const ids of idRuns) {
+		const query: IDataObject =
+			idsParam === undefined
+				? { ...filters, limit: LIMITS.pageSizeMax }
+				: { ...filters, [idsParam]: ids.join(','), limit: LIMITS.pageSizeMax };
 		const checkCursor = cursorGuard(node);
 		let cursor: string | null = null;
 		while (remaining > 0) {
-			const limit = Math.min(remaining, LIMITS.pageSizeMax);
-			const page: ListPage = await listPage.call(this, endpoint, {
-				pathParams: options.pathParams,
-				query: { ...filters, limit },
-				cursor,
+			const answer = await sendApiRequest.call(this, settings, {
+				method: 'GET',
+				endpoint,
+				pathParams,
+				qs: cursor === null ? query : { ...query, cursor },
 			});
+			const page = recordPage(node, endpoint, answer);
 			const records =
 				page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
 			remaining -= records.length;
@@ -214,22 +239,17 @@ export async function* paginate(
 	}
 }
 
-/**
- * The query once per 200 ids of its id list (as a comma-separated value), so
- * a list longer than one request may carry is split. Every id is checked
- * before the first request.
- */
-function idChunks(node: INode, endpoint: EndpointKey, query: IDataObject = {}): IDataObject[] {
-	const idsParam = (ENDPOINTS[endpoint] as Endpoint).list?.idsParam;
-	if (idsParam === undefined || query[idsParam] === undefined) return [query];
-	const ids = idList(query[idsParam]);
-	if (ids.length === 0) return [query]; // validation names the empty value
-	checkIds(node, idsParam, ids);
-	const chunks: IDataObject[] = [];
-	for (let start = 0; start < ids.length; start += LIMITS.idsMax) {
-		chunks.push({ ...query, [idsParam]: ids.slice(start, start + LIMITS.idsMax).join(',') });
+/** Every record `paginate` yields (up to `max`), in one array: the one "collect all pages". */
+export async function readAll(
+	this: N8nContext,
+	endpoint: EndpointKey,
+	options: { pathParams?: Record<string, string>; query?: IDataObject; max?: number } = {},
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	for await (const page of paginate.call(this, endpoint, options)) {
+		for (const record of page) records.push(record);
 	}
-	return chunks;
+	return records;
 }
 
 /** The field that identifies a record of this list: contact stats carry contact_id (A8). */
@@ -239,12 +259,13 @@ function recordIdField(endpoint: EndpointKey): string {
 }
 
 /**
- * Get by id for many items at once (A2): unique ids in chunks of 200, one list
- * call per chunk (walking next_cursor should the server page it). The map
- * follows the order of the ids; ids the account does not have are absent.
+ * Get by id for many items at once (A2): unique ids (compared by `idKey`) in
+ * runs of 200, one list call per run (walking next_cursor should the server
+ * page it). The map is keyed by `idKey`, in the order of the ids; ids the
+ * account does not have are absent.
  */
 export async function getByIds(
-	this: ApiContext,
+	this: N8nContext,
 	endpoint: EndpointKey,
 	ids: string[],
 	options: { query?: IDataObject } = {},
@@ -253,60 +274,18 @@ export async function getByIds(
 	const idsParam = (ENDPOINTS[endpoint] as { list?: { idsParam?: string } }).list?.idsParam;
 	if (idsParam === undefined)
 		throw new NodeOperationError(node, `${endpoint} cannot be read by IDs`);
-	const unique = [...new Set(ids.flatMap((id) => idList(id)))];
+	const unique = [...new Set(ids.flatMap((id) => idList(id)).map(idKey))];
 	if (unique.length === 0) return new Map();
 	const idField = recordIdField(endpoint);
 	const found = new Map<string, IDataObject>();
-	const pages = paginate.call(this, endpoint, {
-		query: { ...options.query, [idsParam]: unique.join(',') },
+	const records = await readAll.call(this, endpoint, {
+		query: { ...options.query, [idsParam]: unique },
 	});
-	for await (const page of pages) {
-		for (const record of page) found.set(String(record[idField]), record);
-	}
+	for (const record of records) found.set(idKey(String(record[idField])), record);
 	const ordered = new Map<string, IDataObject>();
 	for (const id of unique) {
 		const record = found.get(id);
 		if (record !== undefined) ordered.set(id, record);
 	}
 	return ordered;
-}
-
-/** The file name from Content-Disposition (RFC 6266, filename* first), else the URL's last segment. */
-function fileNameOf(disposition: unknown, url: URL): string | undefined {
-	const header = typeof disposition === 'string' ? disposition : '';
-	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)?''([^;]+)/.exec(header)?.[1];
-	const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header)?.[1];
-	const fromPath = url.pathname.split('/').filter(Boolean).pop();
-	const raw = extended ?? plain ?? fromPath;
-	if (raw === undefined) return undefined;
-	try {
-		return decodeURIComponent(raw.trim());
-	} catch {
-		return raw.trim();
-	}
-}
-
-/**
- * Fetches a signed link (`url`, `photo_url`, `cover_photo_url`) as bytes. It
- * uses n8n's plain request helper, so no credential and no Authorization
- * header is ever attached (A16); it is not paced, as it is not an API call.
- */
-export async function downloadSignedLink(
-	this: IExecuteFunctions,
-	url: string,
-): Promise<{ data: Buffer; mimeType?: string; fileName?: string }> {
-	const node = this.getNode();
-	if (typeof url !== 'string' || url.trim() === '') {
-		throw new NodeOperationError(node, 'There is no file to download', {
-			description: 'The record has no signed link (null); it may have no file.',
-		});
-	}
-	const target = checkedUrl(node, url, 'signed link');
-	const answer = await exchange.call(this, { method: 'GET', url: target.href });
-	const contentType = answer.headers['content-type'];
-	return {
-		data: answer.body,
-		mimeType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined,
-		fileName: fileNameOf(answer.headers['content-disposition'], target),
-	};
 }

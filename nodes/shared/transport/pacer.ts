@@ -1,11 +1,17 @@
 /**
- * Client-side pacing: a sliding 60-second window per API key, shared by every
- * execution in this n8n process (module state). It mirrors how the API counts
- * (A17, D7), with one change that makes it safe whatever the network does: a
- * request occupies its slot from the moment it is sent until one window after
- * its answer arrived. The server saw the request before the answer came back,
- * so by then the server's window has let go of it too; in-flight requests
- * always count.
+ * Client-side pacing per API key, shared by every execution in this n8n
+ * process (module state). Two rules:
+ *
+ * 1. A sliding 60-second window, mirroring how the API counts (A17, D7). A
+ *    request holds its slot from the moment it is sent until one window after
+ *    its answer arrived, so in-flight requests (and 429s) always count.
+ * 2. The window's size is a learned rate, at most `limit` (the credential's
+ *    Requests per Minute), for when other processes share the key. No process
+ *    can see the others, so the server's 429 is the signal: every caller of
+ *    the key pauses until Retry-After, and the rate halves (multiplicative
+ *    decrease). Each answered request raises it again, by a tenth of the limit
+ *    per minute of traffic (additive increase). Several processes so settle
+ *    near their shared budget instead of taking turns on 429s.
  */
 import { createHash } from 'crypto';
 
@@ -14,6 +20,16 @@ import { sleep } from 'n8n-workflow';
 export const PACING_WINDOW_MS = 60_000;
 /** How long a waiting caller sleeps at most before looking again (keeps cancellation responsive). */
 const MAX_NAP_MS = 1_000;
+/** The learned rate never drops below this many requests per minute. */
+const MIN_RATE = 1;
+/** Additive increase: the share of the limit regained per minute of answered requests. */
+const RECOVERY_PER_MINUTE = 0.1;
+
+/** How a paced request ended, as far as the pacer learns from it. */
+export type Outcome =
+	| { kind: 'answered' }
+	| { kind: 'rate-limited'; untilMs: number }
+	| { kind: 'failed' };
 
 export class Pacer {
 	/** Answer times of finished requests still inside the window, oldest first. */
@@ -23,29 +39,46 @@ export class Pacer {
 
 	private pausedUntil = 0;
 
+	/** Requests per minute this process allows itself now; `limit` until a 429 is seen. */
+	private learnedRate: number;
+
+	/** When the rate last halved; a 429 for a request sent before then is already accounted for. */
+	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+
 	constructor(
 		public limit: number,
 		private readonly windowMs = PACING_WINDOW_MS,
 		private readonly now: () => number = Date.now,
 		private readonly nap: (ms: number) => Promise<void> = sleep,
-	) {}
+	) {
+		this.learnedRate = limit;
+	}
+
+	/** The requests per minute this process currently allows itself. */
+	get rate(): number {
+		return Math.min(this.learnedRate, this.limit);
+	}
 
 	/**
-	 * Waits for a free slot and takes it; call the returned function when the
-	 * answer (or failure) arrived. The check and the take happen in one
-	 * synchronous step, so concurrent callers can never over-send.
+	 * Waits for a free slot and takes it; call the returned function with the
+	 * outcome once the answer (or failure) arrived. The check and the take
+	 * happen in one synchronous step, so concurrent callers can never over-send.
 	 */
-	async acquire(isCancelled: () => boolean = () => false): Promise<() => void> {
+	async acquire(isCancelled: () => boolean = () => false): Promise<(outcome?: Outcome) => void> {
 		for (;;) {
 			const wait = this.waitMs();
 			if (wait === 0) {
+				const sentAt = this.now();
 				this.inFlight++;
 				let released = false;
-				return () => {
+				return (outcome = { kind: 'answered' }) => {
 					if (released) return;
 					released = true;
 					this.inFlight--;
+					// A 429 holds its slot too: it keeps a contended process's share conservative
+					// (measured: fewer 429s with eight processes than when it frees at once).
 					this.finished.push(this.now());
+					this.learn(outcome, sentAt);
 				};
 			}
 			if (isCancelled())
@@ -54,9 +87,26 @@ export class Pacer {
 		}
 	}
 
-	/** After a 429: nobody using this key sends before `untilMs` (the server's Retry-After). */
+	/** Nobody using this key sends before `untilMs` (the server's Retry-After). */
 	pause(untilMs: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, untilMs);
+	}
+
+	private learn(outcome: Outcome, sentAt: number): void {
+		if (outcome.kind === 'rate-limited') {
+			this.pause(outcome.untilMs);
+			// One halving per congestion event, however many callers were caught in it.
+			if (sentAt > this.lastDecreaseAt) {
+				this.learnedRate = Math.max(MIN_RATE, this.rate / 2);
+				this.lastDecreaseAt = this.now();
+			}
+		} else if (outcome.kind === 'answered' && this.learnedRate < this.limit) {
+			// +10 % of the limit per minute: each answer adds that much divided by the answers a minute holds.
+			this.learnedRate = Math.min(
+				this.limit,
+				this.learnedRate + (RECOVERY_PER_MINUTE * this.limit) / this.learnedRate,
+			);
+		}
 	}
 
 	/** 0 when a slot is free now, else how long until one may be. */
@@ -65,9 +115,11 @@ export class Pacer {
 		while (this.finished.length > 0 && this.finished[0] + this.windowMs <= now)
 			this.finished.shift();
 		if (this.pausedUntil > now) return this.pausedUntil - now;
-		if (this.inFlight + this.finished.length < this.limit) return 0;
-		// Full: the oldest finished slot frees first; if all are in flight, look again shortly.
-		return this.finished.length > 0 ? this.finished[0] + this.windowMs - now : MAX_NAP_MS / 10;
+		if (this.inFlight + this.finished.length >= this.rate) {
+			// Full: the oldest finished slot frees first; if all are in flight, look again shortly.
+			return this.finished.length > 0 ? this.finished[0] + this.windowMs - now : MAX_NAP_MS / 10;
+		}
+		return 0;
 	}
 }
 

@@ -1,48 +1,46 @@
 /**
- * One HTTP exchange with pacing and the retry policy (see ./retry.ts). This is
- * the only place that calls n8n's HTTP helpers: with authentication for the
- * API, without it for signed links (A16), which must never see the key.
+ * One API request: authentication through n8n's credential helper, pacing
+ * (./pacer.ts), the retry policy (./retry.ts) and error mapping. Signed-link
+ * downloads are a different thing (no key, no pacing) in ./download.ts.
  */
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { EndpointKey } from '../endpoints';
+import { type EndpointKey, endpointPath } from '../endpoints';
 import { statusError, transportError } from './errors';
 import { pacerFor } from './pacer';
 import { backoffMs, type Failure, isRetryable, networkFailure, RETRY, retryAfterMs } from './retry';
-import { type ApiSettings, CREDENTIAL_TYPE } from './settings';
-import type { ApiContext } from './types';
+import { type ApiSettings, apiSettings, CREDENTIAL_TYPE } from './settings';
+import type { N8nContext } from './types';
 
-export interface Exchange {
+/** One endpoint call, already validated: path parameters, query and body as they go on the wire. */
+export interface ApiCall {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-	url: string;
+	endpoint: EndpointKey;
+	pathParams: Record<string, string>;
 	qs?: IDataObject;
 	body?: IDataObject | FormData;
-	/** The endpoint, for error hints; undefined for a signed link. */
-	endpoint?: EndpointKey;
-	pathParams?: Record<string, string>;
 	/** Set for uploads: a report upload emails the client, so its message says so. */
 	upload?: 'photo' | 'report' | 'document';
 }
 
-export interface Answer {
-	status: number;
+export interface ApiAnswer {
+	/** The parsed JSON body. */
+	json: unknown;
 	headers: Record<string, unknown>;
-	body: Buffer;
-	/** Parsed JSON for API answers; undefined for signed links. */
-	json?: unknown;
 }
 
 /** Whether the user stopped the execution; waits check it so a long 429 wait ends promptly. */
-function cancelled(context: ApiContext): boolean {
+export function cancelled(context: N8nContext): boolean {
 	return (
 		'getExecutionCancelSignal' in context && context.getExecutionCancelSignal()?.aborted === true
 	);
 }
 
-function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
-	const text = body.toString('utf8').trim();
-	if (text === '') return { ok: true, value: {} };
+/** One decode and one parse per answer; an empty body is an empty object. */
+export function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
+	const text = body.toString('utf8');
+	if (/^\s*$/.test(text)) return { ok: true, value: {} };
 	try {
 		return { ok: true, value: JSON.parse(text) as unknown };
 	} catch {
@@ -50,7 +48,10 @@ function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
 	}
 }
 
-function describeWrite(exchange: Exchange): { what: string; why: string } {
+function describeWrite(exchange: Pick<ApiCall, 'method' | 'endpoint' | 'upload'>): {
+	what: string;
+	why: string;
+} {
 	if (exchange.upload === 'report') {
 		return {
 			what: 'The report upload may have been received',
@@ -77,7 +78,7 @@ function describeWrite(exchange: Exchange): { what: string; why: string } {
 
 function failureError(
 	node: INode,
-	exchange: Exchange,
+	exchange: ApiCall,
 	failure: Failure,
 	attempts: number,
 	apiKey: string,
@@ -119,102 +120,128 @@ function failureError(
 	);
 }
 
+/** The response body as bytes, whatever the HTTP client handed back. */
+export function bodyBytes(response: IN8nHttpFullResponse): Buffer {
+	return Buffer.isBuffer(response.body) ? response.body : Buffer.from(String(response.body ?? ''));
+}
+
+/** Why a request stopped waiting for the rate limit: the deadline, what was sent, how to wait longer. */
+function rateLimitNote(settings: ApiSettings, sent: number, limited: number): string {
+	const minutes = settings.rateLimitDeadlineMs / 60_000;
+	return (
+		`This request was sent ${sent} times and answered 429 ${limited} times; the wait for the rate limit ` +
+		`is bounded at ${minutes} minute(s) per request ("Wait for Rate Limit" in the credential: raise it to wait longer). ` +
+		`The key's budget is ${settings.requestsPerMinute} requests per minute, shared by every workflow and n8n instance using the key.`
+	);
+}
+
 /**
- * Sends one request, pacing it against the key's budget and repeating it where
- * that is harmless. Returns the 2xx answer; throws a mapped error otherwise.
+ * Sends one API request, pacing it against the key's budget and repeating it
+ * where that is harmless. Returns the parsed 2xx answer; throws a mapped error
+ * otherwise. A 429 pauses every caller of the key in this process and lowers
+ * the process's rate (./pacer.ts); waiting is bounded by a deadline counted
+ * from the request's first 429, not by a number of attempts.
  */
-export async function exchange(
-	this: ApiContext,
-	request: Exchange,
-	settings?: ApiSettings,
-): Promise<Answer> {
+export async function sendApiRequest(
+	this: N8nContext,
+	settings: ApiSettings,
+	call: ApiCall,
+): Promise<ApiAnswer> {
 	const node = this.getNode();
-	const apiKey = settings?.apiKey ?? '';
-	const pacer = settings ? pacerFor(settings.apiKey, settings.requestsPerMinute) : undefined;
+	const { apiKey } = settings;
+	const pacer = pacerFor(apiKey, settings.requestsPerMinute);
 	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: request.url,
-		qs: request.qs,
+		method: call.method,
+		url: settings.baseUrl + endpointPath(call.endpoint, call.pathParams),
+		qs: call.qs,
 		// D3: repeated array parameters are sent as tag=a&tag=b.
 		arrayFormat: 'repeat',
-		body: request.body as IHttpRequestOptions['body'],
+		body: call.body as IHttpRequestOptions['body'],
 		// A plain object is sent as JSON; FormData gets its multipart boundary from the HTTP client.
-		json: request.body !== undefined && !(request.body instanceof FormData) ? true : undefined,
-		headers: settings ? { Accept: 'application/json' } : {},
+		json: call.body !== undefined && !(call.body instanceof FormData) ? true : undefined,
+		headers: { Accept: 'application/json' },
 		encoding: 'arraybuffer',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		sendCredentialsOnCrossOriginRedirect: false,
-		timeout: request.upload ? RETRY.uploadTimeoutMs : RETRY.timeoutMs,
+		timeout: call.upload ? RETRY.uploadTimeoutMs : RETRY.timeoutMs,
 	};
+	/** Attempts that failed for another reason than 429 (bounded by RETRY). */
 	let attempt = 0;
-	let rateLimited = 0;
-	let rateLimitWaitMs = 0;
+	let sent = 0;
+	let limited = 0;
+	let deadline: number | undefined;
 	for (;;) {
 		attempt++;
-		const release = pacer ? await pacer.acquire(() => cancelled(this)) : () => {};
+		const release = await pacer.acquire(() => cancelled(this));
+		sent++;
 		let response: IN8nHttpFullResponse;
 		try {
-			response = settings
-				? ((await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						CREDENTIAL_TYPE,
-						options,
-					)) as IN8nHttpFullResponse)
-				: ((await this.helpers.httpRequest(options)) as IN8nHttpFullResponse);
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				options,
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			release({ kind: 'failed' });
 			const failure = networkFailure(error);
 			if (failure === undefined) {
 				const message = error instanceof Error ? error.message : String(error);
 				throw transportError(node, 'The request could not be sent', message, apiKey);
 			}
-			if (isRetryable(failure, request.method, attempt) && !cancelled(this)) {
+			if (isRetryable(failure, call.method, attempt) && !cancelled(this)) {
 				await sleep(backoffMs(attempt));
 				continue;
 			}
-			throw failureError(node, request, failure, attempt, apiKey);
-		} finally {
-			release();
+			throw failureError(node, call, failure, attempt, apiKey);
 		}
 		const status = response.statusCode;
-		const body = Buffer.isBuffer(response.body)
-			? response.body
-			: Buffer.from(String(response.body ?? ''));
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
-		if (status === 429 && settings) {
+		const body = bodyBytes(response);
+		if (status === 429) {
 			// A7: Retry-After in seconds, or back off; the server did nothing, so any method may repeat.
 			attempt--;
-			rateLimited++;
-			// A floor, so a server answering Retry-After: 0 forever still ends at the wait budget.
+			limited++;
+			const now = Date.now();
+			deadline ??= now + settings.rateLimitDeadlineMs;
+			// A floor, so a server answering Retry-After: 0 forever still ends at the deadline.
 			const wait = Math.max(
 				RETRY.backoffBaseMs,
 				retryAfterMs(headers['retry-after']) ??
-					backoffMs(rateLimited, RETRY.rateLimitBaseMs, RETRY.rateLimitMaxStepMs),
+					backoffMs(limited, RETRY.rateLimitBaseMs, RETRY.rateLimitMaxStepMs),
 			);
-			if (rateLimitWaitMs + wait <= RETRY.maxRateLimitWaitMs && !cancelled(this)) {
-				rateLimitWaitMs += wait;
-				pacer?.pause(Date.now() + wait);
-				continue;
-			}
-		}
-		if (status >= 200 && status < 300) {
-			if (!settings) return { status, headers, body };
+			const waiting = now + wait <= deadline && !cancelled(this);
+			// A wait past the deadline is not imposed on the key's other callers: this one gives up instead.
+			release({ kind: 'rate-limited', untilMs: waiting ? now + wait : now });
+			if (waiting) continue;
 			const parsed = parseJson(body);
-			if (parsed.ok) return { status, headers, body, json: parsed.value };
-			if (isRetryable({ kind: 'malformed' }, request.method, attempt)) {
+			throw statusError(node, {
+				status,
+				statusText: (response as { statusMessage?: string }).statusMessage,
+				body: parsed.ok ? parsed.value : body.toString('utf8'),
+				endpoint: call.endpoint,
+				pathParams: call.pathParams,
+				apiKey,
+				note: rateLimitNote(settings, sent, limited),
+			});
+		}
+		release({ kind: 'answered' });
+		const parsed = parseJson(body);
+		if (status >= 200 && status < 300) {
+			if (parsed.ok) return { json: parsed.value, headers };
+			if (isRetryable({ kind: 'malformed' }, call.method, attempt)) {
 				await sleep(backoffMs(attempt));
 				continue;
 			}
-			throw failureError(node, request, { kind: 'malformed' }, attempt, apiKey);
+			throw failureError(node, call, { kind: 'malformed' }, attempt, apiKey);
 		}
-		if (isRetryable({ kind: 'status', status }, request.method, attempt) && !cancelled(this)) {
+		if (isRetryable({ kind: 'status', status }, call.method, attempt) && !cancelled(this)) {
 			await sleep(backoffMs(attempt));
 			continue;
 		}
-		const parsed = parseJson(body);
 		const note =
-			status >= 500 && request.method !== 'GET'
-				? Object.values(describeWrite(request)).join('. ') + '.'
+			status >= 500 && call.method !== 'GET'
+				? Object.values(describeWrite(call)).join('. ') + '.'
 				: status >= 500
 					? `Tried ${attempt} times.`
 					: undefined;
@@ -222,10 +249,15 @@ export async function exchange(
 			status,
 			statusText: (response as { statusMessage?: string }).statusMessage,
 			body: parsed.ok ? parsed.value : body.toString('utf8'),
-			endpoint: request.endpoint,
-			pathParams: request.pathParams ?? {},
+			endpoint: call.endpoint,
+			pathParams: call.pathParams,
 			apiKey,
 			note,
 		});
 	}
+}
+
+/** One API call with the credential read for it; a list walk reads it once and calls sendApiRequest. */
+export async function callApi(this: N8nContext, call: ApiCall): Promise<ApiAnswer> {
+	return await sendApiRequest.call(this, await apiSettings.call(this), call);
 }

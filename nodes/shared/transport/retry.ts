@@ -12,8 +12,12 @@ export const RETRY = {
 	maxRefusedAttempts: 4,
 	backoffBaseMs: 250,
 	backoffMaxMs: 8_000,
-	/** Total time one request may spend waiting out 429s before giving up (A7). */
-	maxRateLimitWaitMs: 120_000,
+	/**
+	 * How long one request keeps waiting out 429s, from its first 429, when the
+	 * credential does not say (A7). A deadline, not a count: a walk goes on for
+	 * as long as the server keeps answering within it.
+	 */
+	rateLimitDeadlineMs: 10 * 60_000,
 	/** 429 backoff without Retry-After starts here and doubles. */
 	rateLimitBaseMs: 1_000,
 	rateLimitMaxStepMs: 30_000,

@@ -2,16 +2,19 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { LIMITS } from '../endpoints';
-import type { ApiContext } from './types';
+import { RETRY } from './retry';
+import type { N8nContext } from './types';
 
 export const CREDENTIAL_TYPE = 'inspectionBusinessApi';
 
-/** What the transport needs from the credential, checked once per request. */
+/** What the transport needs from the credential: read once per call, or once per list walk. */
 export interface ApiSettings {
 	apiKey: string;
 	/** Without a trailing slash or a trailing /v1 (every endpoint path starts with /v1). */
 	baseUrl: string;
 	requestsPerMinute: number;
+	/** How long one request keeps waiting out 429s (the credential's Wait for Rate Limit). */
+	rateLimitDeadlineMs: number;
 }
 
 /**
@@ -60,7 +63,7 @@ export function checkedUrl(node: INode, raw: string, what: string): URL {
 	});
 }
 
-export async function apiSettings(this: ApiContext): Promise<ApiSettings> {
+export async function apiSettings(this: N8nContext): Promise<ApiSettings> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	const node = this.getNode();
@@ -72,9 +75,14 @@ export async function apiSettings(this: ApiContext): Promise<ApiSettings> {
 	const url = checkedUrl(node, String(credentials.baseUrl ?? ''), 'Base URL');
 	const path = url.pathname.replace(API_ROOT_SUFFIX, '');
 	const rate = Number(credentials.requestsPerMinute);
+	const waitMinutes = Number(credentials.rateLimitWaitMinutes);
 	return {
 		apiKey,
 		baseUrl: `${url.origin}${path}`,
 		requestsPerMinute: Number.isFinite(rate) && rate >= 1 ? Math.floor(rate) : LIMITS.ratePerMinute,
+		rateLimitDeadlineMs:
+			Number.isFinite(waitMinutes) && waitMinutes > 0
+				? waitMinutes * 60_000
+				: RETRY.rateLimitDeadlineMs,
 	};
 }

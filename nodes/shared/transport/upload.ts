@@ -6,11 +6,10 @@
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { type Endpoint, ENDPOINTS, endpointPath, FILE_RULES } from '../endpoints';
+import { type Endpoint, ENDPOINTS, FILE_RULES } from '../endpoints';
 import { checkFileSize, checkFileType } from '../rules/files';
 import { invalidInput, underRule, validatePathParams } from '../validation';
-import { exchange } from './request';
-import { apiSettings } from './settings';
+import { callApi } from './request';
 
 export type UploadRule = keyof typeof FILE_RULES;
 
@@ -109,18 +108,12 @@ export async function uploadFile(
 			options.file.fileName,
 		);
 	}
-	const settings = await apiSettings.call(this);
-	const answer = await exchange.call(
-		this,
-		{
-			method: spec.method,
-			url: settings.baseUrl + endpointPath(endpoint, pathParams),
-			body: form,
-			endpoint,
-			pathParams,
-			upload: options.rule,
-		},
-		settings,
-	);
+	const answer = await callApi.call(this, {
+		method: spec.method,
+		endpoint,
+		pathParams,
+		body: form,
+		upload: options.rule,
+	});
 	return answer.json as IDataObject;
 }

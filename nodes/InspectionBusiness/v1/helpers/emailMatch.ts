@@ -15,7 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../../shared/endpoints';
 import { apiRequest, listPage, paginate } from '../../../shared/transport';
-import type { ApiContext } from '../../../shared/transport';
+import type { N8nContext } from '../../../shared/transport';
 
 const ENDPOINT = 'listContacts';
 
@@ -58,7 +58,7 @@ export type EmailMatch = IDataObject[] | { failed: unknown };
 
 /** One request per email; a failed lookup fails only the items with that email. */
 export async function lookUpEmails(
-	this: ApiContext,
+	this: N8nContext,
 	emails: string[],
 ): Promise<Map<string, EmailMatch>> {
 	const matches = new Map<string, EmailMatch>();
@@ -81,7 +81,7 @@ export async function lookUpEmails(
 
 /** One walk of every contact, keeping those whose email is wanted. */
 export async function walkEmails(
-	this: ApiContext,
+	this: N8nContext,
 	emails: string[],
 ): Promise<Map<string, EmailMatch>> {
 	const found = new Map<string, IDataObject[]>(emails.map((email) => [emailKey(email), []]));
@@ -96,7 +96,7 @@ export async function walkEmails(
  * plan above. A failed count or walk is reported on every email.
  */
 export async function matchEmails(
-	this: ApiContext,
+	this: N8nContext,
 	emails: string[],
 ): Promise<{ plan: EmailPlan; matches: Map<string, EmailMatch> }> {
 	// Each email once, as its first item spells it.

@@ -27,6 +27,21 @@ export function errorItem(error: ItemError, itemIndex: number): INodeExecutionDa
 }
 
 /**
+ * Continue-on-fail, in one place: the item's error, tagged with its index, is
+ * thrown (stopping the node) unless the node continues on fail; then it is
+ * returned for the caller to output as an error item.
+ */
+export function continueOrThrow(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): ItemError {
+	const failure = itemError(ctx, error, itemIndex);
+	if (!ctx.continueOnFail()) throw failure;
+	return failure;
+}
+
+/**
  * Runs `run` for each input item and concatenates what it returns. A failing
  * item either stops the node (error tagged with its index) or, with
  * continue-on-fail, becomes an error item; records of a failed item are dropped.
@@ -41,9 +56,7 @@ export async function forEachItem(
 		try {
 			for (const item of await run(itemIndex)) output.push(item);
 		} catch (error) {
-			const failure = itemError(ctx, error, itemIndex);
-			if (!ctx.continueOnFail()) throw failure;
-			output.push(errorItem(failure, itemIndex));
+			output.push(errorItem(continueOrThrow(ctx, error, itemIndex), itemIndex));
 		}
 	}
 	return output;

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
-import { getByIds } from '../../../shared/transport';
-import { errorItem, itemError, uuidParameter } from './execution';
+import { getByIds, idKey } from '../../../shared/transport';
+import { continueOrThrow, errorItem, uuidParameter } from './execution';
 import type { ItemError } from './execution';
 
 export interface GetConfig {
@@ -28,8 +28,9 @@ type Pending = { id: string; group: string } | { error: ItemError };
 /**
  * Get for every input item in one go (A2): the IDs of all items are read and
  * checked first, then fetched with one `getByIds` per distinct set of query
- * options (⌈M/200⌉ requests), then output in item order with pairedItem. An
- * ID the list leaves out is an item-level "not found".
+ * options (⌈unique/200⌉ requests; IDs compare without regard to case), then
+ * output in item order with pairedItem, one output per input item even when
+ * IDs repeat. An ID the list leaves out is an item-level "not found".
  */
 export async function getRecords(
 	this: IExecuteFunctions,
@@ -44,12 +45,10 @@ export async function getRecords(
 			const query = config.query?.call(this, itemIndex) ?? {};
 			const group = JSON.stringify(query);
 			if (!groups.has(group)) groups.set(group, { query, ids: new Set() });
-			groups.get(group)?.ids.add(id);
+			groups.get(group)?.ids.add(idKey(id));
 			pending.push({ id, group });
 		} catch (error) {
-			const failure = itemError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
-			pending.push({ error: failure });
+			pending.push({ error: continueOrThrow(this, error, itemIndex) });
 		}
 	}
 
@@ -73,7 +72,7 @@ export async function getRecords(
 			if ('error' in entry) throw entry.error;
 			const result = fetched.get(entry.group);
 			if (!(result instanceof Map)) throw result?.failed;
-			const record = result.get(entry.id);
+			const record = result.get(idKey(entry.id));
 			if (!record) {
 				throw new NodeOperationError(this.getNode(), `${config.record} ${entry.id} not found`, {
 					itemIndex,
@@ -84,9 +83,7 @@ export async function getRecords(
 			const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 			output.push(config.finish ? await config.finish.call(this, itemIndex, item) : item);
 		} catch (error) {
-			const failure = itemError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
-			output.push(errorItem(failure, itemIndex));
+			output.push(errorItem(continueOrThrow(this, error, itemIndex), itemIndex));
 		}
 	}
 	return output;

@@ -13,6 +13,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/endpoints';
 import type { EndpointKey } from '../../../shared/endpoints';
+import { readAll } from '../../../shared/transport';
 import {
 	filtersCollection,
 	pathIdField,
@@ -25,7 +26,7 @@ import {
 } from '../../../shared/fields';
 import { forEachItem } from './execution';
 import { getRecords } from './get';
-import { idsParamOf, listRecords } from './list';
+import { idsParamOf, maxRecords } from './list';
 import { filterValues, sortValue } from './values';
 
 export interface Operation {
@@ -83,7 +84,8 @@ export function listOperation(config: {
 				);
 				if (sort) query.sort = sort;
 			}
-			const records = await listRecords.call(this, endpoint, itemIndex, { pathParams, query });
+			const max = maxRecords(this, itemIndex);
+			const records = await readAll.call(this, endpoint, { pathParams, query, max });
 			const shape =
 				simplify && (this.getNodeParameter('simplify', itemIndex, true) as boolean)
 					? simplify

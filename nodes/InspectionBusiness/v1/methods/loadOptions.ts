@@ -1,11 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { paginate } from '../../../shared/transport';
+import { readAll } from '../../../shared/transport';
 
 async function allTags(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
-	const tags: IDataObject[] = [];
-	for await (const page of paginate.call(ctx, 'listTags', { query: {} }))
-		for (const tag of page) tags.push(tag);
+	const tags = await readAll.call(ctx, 'listTags');
 	return tags.sort((a, b) => String(a.name).localeCompare(String(b.name)));
 }
 

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { pathIdField } from '../../../../shared/fields';
-import { downloadSignedLink, paginate } from '../../../../shared/transport';
+import { downloadSignedLink, readAll } from '../../../../shared/transport';
 import { forEachItem } from '../../helpers/execution';
 
 /** Download reads a fresh signed link from the inspection's attachment list, then fetches it. */
@@ -120,14 +120,7 @@ export async function execute(
 }
 
 async function listAll(ctx: IExecuteFunctions, inspectionId: string): Promise<IDataObject[]> {
-	const attachments: IDataObject[] = [];
-	for await (const page of paginate.call(ctx, endpoint, {
-		pathParams: { inspection_id: inspectionId },
-		query: {},
-	})) {
-		for (const attachment of page) attachments.push(attachment);
-	}
-	return attachments;
+	return await readAll.call(ctx, endpoint, { pathParams: { inspection_id: inspectionId } });
 }
 
 function findAttachment(

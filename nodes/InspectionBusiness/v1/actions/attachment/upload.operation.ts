@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { binaryInputField, bodyField, bodyProperty, pathIdField } from '../../../../shared/fields';
 import { sanitizeFilename } from '../../../../shared/filenames';
-import { type ApiContext, paginate, uploadFile } from '../../../../shared/transport';
+import { type N8nContext, paginate, uploadFile } from '../../../../shared/transport';
 import {
 	type UploadOptions,
 	validateUploadFields,
@@ -75,7 +75,7 @@ export const description = updateDisplayOptions(
  * without a file, the same name and description. The walk stops at a match.
  */
 async function findSameUpload(
-	ctx: ApiContext,
+	ctx: N8nContext,
 	upload: UploadOptions,
 ): Promise<IDataObject | undefined> {
 	const { file, fields } = upload;
