@@ -34,22 +34,32 @@ describe('fields match the endpoint table', () => {
 				.sort(),
 		).toEqual(
 			[
+				'agency.count',
 				'agency.get',
 				'agency.getAll',
+				'attachment.count',
 				'attachment.download',
+				'attachment.get',
 				'attachment.getAll',
 				'attachment.getAllForInspection',
 				'attachment.upload',
+				'contact.count',
 				'contact.create',
 				'contact.deletePhoto',
 				'contact.get',
 				'contact.getAll',
+				'contact.getByEmail',
 				'contact.update',
 				'contact.uploadPhoto',
+				'contactStats.get',
 				'contactStats.getAll',
+				'inspection.count',
 				'inspection.get',
 				'inspection.getAll',
+				'inspectionEvent.count',
+				'inspectionEvent.get',
 				'inspectionEvent.getAll',
+				'tag.count',
 				'tag.getAll',
 			].sort(),
 		);
@@ -110,7 +120,7 @@ describe('n8n conventions', () => {
 	});
 
 	test('the description is a tool, versioned, with subtitle and credential', () => {
-		expect(node.description.defaultVersion).toBe(1);
+		expect(node.description.defaultVersion).toBe(2);
 		expect(description.usableAsTool).toBe(true);
 		expect(description.subtitle).toContain('$parameter["operation"]');
 		expect(description.credentials).toEqual([{ name: 'inspectionBusinessApi', required: true }]);
@@ -156,15 +166,17 @@ describe('n8n conventions', () => {
 });
 
 /**
- * The one deliberate deviation: tags are picked by name, because the API's
- * `tags` takes names; n8n's boilerplate ("… Names or IDs", "specify IDs")
- * would mislead next to the Tag IDs field.
+ * The deliberate deviations, both for the tag pickers: tags are picked by name
+ * or by ID, because the API takes either, and each picker's label says which
+ * ("Tag Names", "Tag IDs"), where n8n's "… Names or IDs" would mix them up.
+ * Their descriptions end "… using an expression." without n8n's link, as no
+ * description holds HTML (issue 10).
  */
 function isTagNamePickerDeviation(problem: { rule: string; at: string }): boolean {
-	const dynamicMultiOptions = /dynamic-multi-options$/.test(problem.rule);
+	const dynamicOptions = /dynamic-(multi-)?options$/.test(problem.rule);
 	return (
-		dynamicMultiOptions &&
-		/^(displayName: "(Tags|Tag Names)"|description: ".*specify names using)/.test(problem.at)
+		dynamicOptions &&
+		/^(displayName: "(Tag Names|Tag IDs)"|description: ".*using an expression\.")/.test(problem.at)
 	);
 }
 

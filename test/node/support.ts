@@ -29,7 +29,13 @@ function everything(result: RunNodeResult): string {
 export async function run(
 	sandbox: SandboxHandle,
 	parameters: INodeParameters,
-	options: { items?: TestItem[]; continueOnFail?: boolean; key?: keyof typeof SANDBOX_KEYS } = {},
+	options: {
+		items?: TestItem[];
+		continueOnFail?: boolean;
+		key?: keyof typeof SANDBOX_KEYS;
+		/** The node version the workflow was built with; the latest when left out. */
+		typeVersion?: number;
+	} = {},
 ): Promise<RunNodeResult> {
 	const key = options.key ?? 'acmeOwner';
 	const result = await runNode({
@@ -38,6 +44,7 @@ export async function run(
 		credentials: sandbox.credentials(key),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
 	});
 	// The key never appears in an output item or an error.
 	expect(everything(result)).not.toContain(SANDBOX_KEYS[key]);

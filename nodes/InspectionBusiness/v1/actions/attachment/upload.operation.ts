@@ -6,6 +6,7 @@ import { binaryInputField, bodyField, bodyProperty, pathIdField } from '../../..
 import { uploadFile } from '../../../../shared/transport';
 import { readBinaryFile } from '../../helpers/binary';
 import { forEachItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locators';
 
 export const endpoint = 'uploadAttachment' satisfies EndpointKey;
 
@@ -50,7 +51,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const inspectionId = this.getNodeParameter('inspection_id', itemIndex) as string;
+		const inspectionId = locatorParameter(this, 'inspection_id', itemIndex);
 		const kind = this.getNodeParameter('kind', itemIndex) as 'report' | 'document';
 		const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
 		const fields: Record<string, string> = { kind };

@@ -6,6 +6,7 @@ import { bodyCollection, bodyField, fieldsToClear, pathIdField } from '../../../
 import { apiRequest } from '../../../../shared/transport';
 import { assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locators';
 import { bodyValues, clearedValue } from '../../helpers/values';
 
 export const endpoint: EndpointKey = 'updateContact';
@@ -35,7 +36,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
+		const contactId = locatorParameter(this, 'contact_id', itemIndex);
 		const body = bodyValues(
 			endpoint,
 			this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject,

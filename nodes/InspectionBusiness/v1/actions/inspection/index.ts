@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../helpers/operations';
+import * as count from './count.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
-export const operations = { get, getAll } satisfies Record<string, Operation>;
+export const operations = { count, get, getAll } satisfies Record<string, Operation>;
 
 export const description: INodeProperties[] = [
 	{
@@ -15,20 +16,30 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['inspection'] } },
 		options: [
 			{
+				name: 'Count',
+				value: 'count',
+				description:
+					'Count the inspections matching the filters in one request: returns one item, { count }, without the records',
+				action: 'Count inspections',
+			},
+			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get an inspection by ID, canceled ones included',
+				description:
+					'Get an inspection by ID, canceled ones included: returns its status, schedule, address, client, agents, price and amount due, payment status and portal link (all fields with Simplify off)',
 				action: 'Get an inspection',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Get many inspections',
+				description:
+					'Get many inspections: returns one item per inspection with its status, schedule, address, client, agents, price, amount due, payment status and portal link (all fields with Simplify off)',
 				action: 'Get many inspections',
 			},
 		],
 		default: 'get',
 	},
+	...count.description,
 	...get.description,
 	...getAll.description,
 ];
