@@ -19,6 +19,7 @@ import {
 } from '../support/fieldMap';
 import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
 import { returnAllFields } from '../../nodes/shared/fields';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { node } from './support';
 
 const description = node.nodeVersions[1].description;
@@ -162,6 +163,81 @@ describe('n8n conventions', () => {
 			}))
 			.filter((problem) => !isTagNamePickerDeviation(problem));
 		expect(problems).toEqual([]);
+	});
+});
+
+/** Every property, collection options and locator modes included. */
+function everyProperty(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((p) => [
+		p,
+		...(p.type === 'collection' ? everyProperty(p.options as INodeProperties[]) : []),
+	]);
+}
+
+describe('polish (issue 10)', () => {
+	const properties = everyProperty(description.properties);
+	const operations = description.properties.filter((p) => p.name === 'operation');
+
+	test('no description, hint or placeholder holds HTML', () => {
+		const texts = properties.flatMap((p) => [
+			p.description,
+			p.hint,
+			p.placeholder,
+			...((p.options ?? []) as INodePropertyOptions[]).map((o) => o.description),
+		]);
+		expect(texts.filter((t) => typeof t === 'string' && /<[a-z]/i.test(t))).toEqual([]);
+	});
+
+	test('fields whose format is not obvious say it', () => {
+		const said = (name: string) => {
+			const p = properties.find((q) => q.name === name) as INodeProperties;
+			return [p.description, p.hint, p.placeholder].join(' ');
+		};
+		expect(said('birthday')).toMatch(/YYYY-MM-DD/);
+		expect(said('country')).toMatch(/ISO 3166/);
+		expect(said('cc_email')).toMatch(/comma-separated/i);
+		expect(said('cc_email')).toMatch(/@/);
+		expect(said('social')).toMatch(/profile/i);
+		expect(said('fieldsToClear')).toMatch(/null/);
+		for (const name of ['updated_since', 'from', 'to']) expect(said(name)).toMatch(/ISO 8601.*UTC/);
+	});
+
+	test('Tag Names and Tag IDs are multi-selects from the account, labelled apart', () => {
+		const tags = properties.find((p) => p.name === 'tags');
+		const tagIds = properties.find((p) => p.name === 'tag_ids');
+		expect([tags?.displayName, tags?.type, tags?.typeOptions?.loadOptionsMethod]).toEqual([
+			'Tag Names',
+			'multiOptions',
+			'getTags',
+		]);
+		expect([tagIds?.displayName, tagIds?.type, tagIds?.typeOptions?.loadOptionsMethod]).toEqual([
+			'Tag IDs',
+			'multiOptions',
+			'getTagIds',
+		]);
+	});
+
+	test('the canvas subtitle is in words', () => {
+		const subtitles = JSON.parse(
+			/\((\{.*\})\)/.exec(String(description.subtitle))?.[1] ?? '{}',
+		) as Record<string, string>;
+		expect(subtitles).toMatchObject({
+			'contact:getAll': 'Get Many Contacts',
+			'contact:getByEmail': 'Get a Contact by Email',
+			'inspection:count': 'Count Inspections',
+			'attachment:upload': 'Upload an Attachment',
+		});
+		expect(Object.keys(subtitles)).toHaveLength(allOperations().length);
+	});
+
+	test("each read operation's description says what it returns", () => {
+		const reads = operations.flatMap((p) =>
+			(p.options as INodePropertyOptions[]).filter((o) =>
+				/^(get|getAll|getAllForInspection|getByEmail|count|download)$/.test(String(o.value)),
+			),
+		);
+		expect(reads.length).toBeGreaterThan(15);
+		expect(reads.filter((o) => !/: returns /.test(String(o.description)))).toEqual([]);
 	});
 });
 
