@@ -2,7 +2,13 @@
  * The editor's pickers: tags by name and by ID (loadOptions) and the
  * locators' From List (listSearch), run on n8n-core's LoadOptionsContext.
  */
-import type { IDataObject, INode, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeListSearchResult,
+	INodeParameters,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 
 import { runLoadOptions, withSandbox } from '../helpers/n8n';
 import {
@@ -194,7 +200,7 @@ describe('searchAttachments', () => {
 		attachment = (await api<{ data: IDataObject[] }>(sandbox, '/v1/attachments', { limit: '1' }))
 			.data[0];
 	});
-	const inNode = (inspection: unknown) => ({
+	const inNode = (inspection: NodeParameterValueType) => ({
 		resource: 'attachment',
 		operation: 'download',
 		inspection_id: inspection,
@@ -207,11 +213,12 @@ describe('searchAttachments', () => {
 		const portal = (
 			await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', { ids: inspectionId })
 		).data[0].portal_url;
-		for (const picked of [
+		const picks: NodeParameterValueType[] = [
 			{ __rl: true, mode: 'list', value: inspectionId },
-			{ __rl: true, mode: 'url', value: portal },
+			{ __rl: true, mode: 'url', value: String(portal) },
 			inspectionId,
-		]) {
+		];
+		for (const picked of picks) {
 			const result = await runListSearch('searchAttachments', undefined, undefined, inNode(picked));
 			expect(result.results.map((r) => r.value)).toEqual(expected.map((a) => String(a.id)));
 			expect(result.results[0].name).toMatch(/\((report|document)\)$/);
