@@ -19,9 +19,8 @@ let event: IDataObject;
 let attachment: IDataObject;
 beforeAll(async () => {
 	contact = (await api<{ data: IDataObject[] }>(sandbox, '/v1/contacts', { limit: '1' })).data[0];
-	inspection = (
-		await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', { limit: '1' })
-	).data[0];
+	inspection = (await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', { limit: '1' }))
+		.data[0];
 	event = (await api<{ data: IDataObject[] }>(sandbox, '/v1/events', { limit: '1' })).data[0];
 	attachment = (await api<{ data: IDataObject[] }>(sandbox, '/v1/attachments', { limit: '1' }))
 		.data[0];
