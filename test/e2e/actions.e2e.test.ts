@@ -166,8 +166,10 @@ it('lists inspections and events, and gets inspections by ID in one batched requ
 	const batched = (await requests('GET', '/v1/inspections')).filter(
 		(entry) => entry.query.ids !== undefined,
 	);
+	// The batch of Inspection by ID, then version 2's Get by portal link.
 	expect(batched.map((entry) => String(entry.query.ids).split(',').length)).toEqual([
 		INSPECTIONS_LISTED,
+		1,
 	]);
 
 	const events = await api.get<{ data: Json[] }>('/v1/events', {
@@ -234,7 +236,7 @@ it('uploads a PDF report and a CSV document from binary, lists and downloads the
 it('version 2: counts every list in one request each, and picks records by link, ID and list', async () => {
 	const total = async (path: string, query: Record<string, string | number | boolean> = {}) =>
 		(await api.get<{ total: number }>(path, { ...query, limit: 1 })).total;
-	expect(one('Count agents')).toEqual({ count: await total('/v1/contacts', { role: 'agent' }) });
+	expect(one('Count clients')).toEqual({ count: await total('/v1/contacts', { role: 'client' }) });
 	expect(one('Count inspections')).toEqual({
 		count: await total('/v1/inspections', { include_canceled: true }),
 	});

@@ -173,8 +173,9 @@ it(
 		await locator.locator('[data-test-id=rlc-mode-selector]').click();
 		const modes = page.locator('.el-select-dropdown__item:visible');
 		await modes.first().waitFor();
+		// n8n's editor names the list mode itself ("From list").
 		expect((await modes.allInnerTexts()).map((text) => text.trim())).toEqual([
-			'From List',
+			'From list',
 			'By ID',
 			'By URL',
 		]);

@@ -175,7 +175,7 @@ export function allOperationsWorkflow() {
 			},
 			once,
 		),
-		ib('Count agents', 'contact', 'count', { filters: { role: 'agent' } }, v2),
+		ib('Count clients', 'contact', 'count', { filters: { role: 'client' } }, v2),
 		ib('Count inspections', 'inspection', 'count', { filters: { include_canceled: true } }, v2),
 		ib('Count reports', 'attachment', 'count', { filters: { kind: 'report' } }, v2),
 		ib('Count events', 'inspectionEvent', 'count', {}, v2),

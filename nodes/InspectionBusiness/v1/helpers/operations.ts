@@ -193,7 +193,11 @@ export function countOperation(config: {
 	}
 
 	return {
-		description: updateDisplayOptions(show(config.resource, 'count'), [filters]),
+		// Tags have no filter: their Count has no fields rather than an empty Filters.
+		description: updateDisplayOptions(
+			show(config.resource, 'count'),
+			filterNames.length ? [filters] : [],
+		),
 		execute,
 		endpoint,
 		queryScope: filterNames,
