@@ -9,9 +9,11 @@ import { InspectionBusinessV1 } from './v1/InspectionBusinessV1.node';
  */
 export class InspectionBusiness extends VersionedNodeType {
 	constructor() {
-		const v1 = new InspectionBusinessV1();
-		const { displayName, name, icon, group, description } = v1.description;
-		const nodeVersions: IVersionedNodeType['nodeVersions'] = { 1: v1 };
-		super(nodeVersions, { displayName, name, icon, group, description, defaultVersion: 1 });
+		// One implementation serves both versions; v2 differs in its description
+		// (`@version` display options: locators instead of id strings).
+		const node = new InspectionBusinessV1();
+		const { displayName, name, icon, group, description } = node.description;
+		const nodeVersions: IVersionedNodeType['nodeVersions'] = { 1: node, 2: node };
+		super(nodeVersions, { displayName, name, icon, group, description, defaultVersion: 2 });
 	}
 }

@@ -38,6 +38,7 @@ export const ASSUMPTIONS = {
 	D10: 'internal_only on a report upload answers 400 naming it (documents only); a document may carry name (default: its file name) and description; any multipart part outside AttachmentUpload answers 400.',
 	D11: 'Query values: ids in an id list must be uuids; an empty value, or a repeated non-array parameter, is a 400 naming it; a date-time without a zone is UTC.',
 	D12: 'A contact write that changes nothing keeps updated_at and sends no contact.changed; agency_id null unlinks and keeps any agency_name sent as plain text.',
+	D13: 'By URL takes the UUID after /contacts/, /inspections/, /reports/ (portal_url), /agencies/ or /events/ in an http(s) link; the rest is ignored. Attachments have no link form.',
 } as const;
 
 export type AssumptionId = keyof typeof ASSUMPTIONS;

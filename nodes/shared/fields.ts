@@ -7,12 +7,12 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, LIMITS, UUID_PATTERN } from './endpoints';
+import { ENDPOINTS, LIMITS } from './endpoints';
 import type { BodyField, Endpoint, EndpointKey, QueryParam } from './endpoints';
+import { locatorProperty } from './locators';
 
 const UUID_PLACEHOLDER = 'e.g. 3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a';
 const EMAIL_PLACEHOLDER = 'name@email.com';
-const EXPRESSION_LINK = '<a href="https://docs.n8n.io/code/expressions/">expression</a>';
 
 /** Query parameters that are never a filter: paging is Return All/Limit, sort has its own pair. */
 const NOT_FILTERS = new Set(['cursor', 'limit', 'sort']);
@@ -39,7 +39,11 @@ export function bodyField(endpoint: EndpointKey, name: string): BodyField {
 export function labelOf(wireName: string): string {
 	return wireName
 		.split('_')
-		.map((word) => (word === 'id' ? 'ID' : word.charAt(0).toUpperCase() + word.slice(1)))
+		.map((word) =>
+			word === 'id' || word === 'url'
+				? word.toUpperCase()
+				: word.charAt(0).toUpperCase() + word.slice(1),
+		)
 		.join(' ');
 }
 
@@ -62,41 +66,33 @@ function base(entry: WireEntry): Pick<INodeProperties, 'displayName' | 'name' | 
 }
 
 function agencyLocator(entry: WireEntry): INodeProperties {
-	return {
-		...base(entry),
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchAgencies', searchable: true },
-			},
-			{
-				displayName: 'ID',
-				name: 'id',
-				type: 'string',
-				placeholder: UUID_PLACEHOLDER,
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: UUID_PATTERN, errorMessage: 'Not a valid agency ID (a UUID)' },
-					},
-				],
-			},
-		],
-	};
+	return locatorProperty('agency', base(entry));
 }
 
-/** Tag names picked from the account's tags (loadOptions getTags, value = name). */
+/**
+ * Tag names picked from the account's tags (loadOptions getTags, value = name).
+ * The label says "Names" so it is not mistaken for the Tag IDs picker.
+ */
 function tagNamesPicker(entry: WireEntry): INodeProperties {
 	return {
 		...base(entry),
+		displayName: 'Tag Names',
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getTags' },
 		default: [],
-		description: `${entry.description}. Choose from the list, or specify names using an ${EXPRESSION_LINK}.`,
+		description: `${entry.description}. Choose from the list, or specify names (a list or comma-separated text) using an expression.`,
+	};
+}
+
+/** Tags by ID (value = id, shown by name): unaffected when a tag is renamed. */
+function tagIdsPicker(entry: WireEntry): INodeProperties {
+	return {
+		...base(entry),
+		displayName: 'Tag IDs',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getTagIds' },
+		default: [],
+		description: `${entry.description}. Shown by name, sent by ID, so a renamed tag still matches. Choose from the list, or specify IDs using an expression.`,
 	};
 }
 
@@ -107,7 +103,7 @@ function tagIdPicker(entry: WireEntry): INodeProperties {
 		type: 'options',
 		typeOptions: { loadOptionsMethod: 'getTagIds' },
 		default: '',
-		description: `${entry.description}. Choose from the list, or specify an ID using an ${EXPRESSION_LINK}.`,
+		description: `${entry.description}. Choose from the list, or specify an ID using an expression.`,
 	};
 }
 
@@ -149,6 +145,7 @@ const PICKERS: Record<string, (entry: WireEntry) => INodeProperties> = {
 	tag: tagNamesPicker,
 	tags: tagNamesPicker,
 	tag_id: tagIdPicker,
+	tag_ids: tagIdsPicker,
 	social: socialCollection,
 };
 
@@ -163,7 +160,12 @@ export function queryProperty(param: QueryParam): INodeProperties {
 			return { ...base(param), type: 'options', options, default: options[0].value };
 		}
 		case 'timestamp':
-			return { ...base(param), type: 'dateTime', default: '' };
+			return {
+				...base(param),
+				type: 'dateTime',
+				default: '',
+				hint: 'A date or date-time (ISO 8601); without a time zone it is UTC',
+			};
 		case 'id-list':
 			return { ...base(param), type: 'string', default: '', placeholder: `${UUID_PLACEHOLDER}, …` };
 		case 'uuid':
@@ -187,6 +189,13 @@ export function bodyProperty(field: BodyField): INodeProperties {
 		}
 		case 'email':
 			return { ...base(field), type: 'string', default: '', placeholder: EMAIL_PLACEHOLDER };
+		case 'email-list':
+			return {
+				...base(field),
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. office@example.com, assistant@example.com',
+			};
 		case 'uuid-array':
 			return { ...base(field), type: 'string', default: '', placeholder: `${UUID_PLACEHOLDER}, …` };
 		case 'date':
@@ -259,14 +268,6 @@ export const returnAllFields: INodeProperties[] = [
 	},
 ];
 
-export const simplifyField: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
-};
-
 /** The binary property an upload reads its file from (the multipart `file` field). */
 export const binaryInputField: INodeProperties = {
 	displayName: 'Input Binary Field',
@@ -289,6 +290,17 @@ export function pathIdField(wireName: string, description: string): INodePropert
 		description,
 	};
 }
+
+/** An attachment, identified together with its inspection's `inspection_id`. */
+export const attachmentIdField: INodeProperties = {
+	displayName: 'Attachment ID',
+	name: 'attachment_id',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 2',
+	description: 'The attachment; attachment IDs are unique within their inspection only',
+};
 
 /**
  * The record ID a Get reads from each input item; it is sent in the list's

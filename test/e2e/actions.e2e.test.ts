@@ -169,8 +169,10 @@ it('lists inspections and events, and gets inspections by ID in one batched requ
 	const batched = (await requests('GET', '/v1/inspections')).filter(
 		(entry) => entry.query.ids !== undefined,
 	);
+	// The batch of Inspection by ID, then version 2's Get by portal link.
 	expect(batched.map((entry) => String(entry.query.ids).split(',').length)).toEqual([
 		INSPECTIONS_LISTED,
+		1,
 	]);
 
 	const events = await api.get<{ data: Json[] }>('/v1/events', {
@@ -232,4 +234,35 @@ it('uploads a PDF report and a CSV document from binary, lists and downloads the
 
 	expect(ids(json('Recent reports'))).toContain(report.id);
 	expect(json('Recent reports').every((attachment) => attachment.kind === 'report')).toBe(true);
+});
+
+it('version 2: counts every list in one request each, and picks records by link, ID and list', async () => {
+	const total = async (path: string, query: Record<string, string | number | boolean> = {}) =>
+		(await api.get<{ total: number }>(path, { ...query, limit: 1 })).total;
+	expect(one('Count clients')).toEqual({ count: await total('/v1/contacts', { role: 'client' }) });
+	expect(one('Count inspections')).toEqual({
+		count: await total('/v1/inspections', { include_canceled: true }),
+	});
+	expect(one('Count reports')).toEqual({
+		count: await total('/v1/attachments', { kind: 'report' }),
+	});
+	expect(one('Count events')).toEqual({ count: await total('/v1/events') });
+	expect(one('Count tags')).toEqual({ count: await total('/v1/tags') });
+	expect(one('Count agencies')).toEqual({ count: await total('/v1/agencies') });
+	const counts = (await requests('GET', '/v1/')).filter((entry) => entry.query.limit === '1');
+	expect(counts).toHaveLength(6);
+
+	const created = one('Create contact');
+	const byEmail = one('Contact by email');
+	expect(byEmail).toMatchObject({ id: created.id, email: created.email });
+	expect(Object.keys(byEmail)).toHaveLength(10);
+	expect(one('Contact by link')).toMatchObject({ id: created.id });
+	const inspection = json('Inspections')[0];
+	expect(one('Inspection by portal link')).toMatchObject({
+		id: inspection.id,
+		portal_url: inspection.portal_url,
+	});
+	expect(one('Event by ID')).toEqual(json('Events')[0]);
+	expect(one('Report by ID')).toMatchObject({ id: one('Upload report').id, kind: 'report' });
+	expect(one('Stats of created contact')).toMatchObject({ contact_id: created.id });
 });

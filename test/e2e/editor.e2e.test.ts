@@ -2,8 +2,9 @@
  * The editor, in a real browser: the owner signs in, adds the Inspection
  * Business node, and every resource and operation shows exactly the fields of
  * the endpoint table (none missing, none twice, nothing else). The webhook
- * trigger shows its production URL and the notice to register it.
- * Screenshots go to .artifacts/e2e/editor/.
+ * trigger shows its production URL and the notice to register it. The
+ * record pickers are resource locators whose From List reads the sandbox.
+ * Screenshots go to .artifacts/e2e/editor/; the node panel's goes to docs/images/.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -157,7 +158,39 @@ it(
 		}
 		expect(report).toEqual({});
 	},
-	8 * 60_000,
+	14 * 60_000,
+);
+
+it(
+	'shows the record pickers as locators (From List, By ID, By URL), listing the sandbox records',
+	async () => {
+		const { page } = editor;
+		await editor.selectOption('resource', resourceName('inspection'));
+		await editor.selectOption('operation', operationName('inspection', 'get'));
+		const locator = page.locator('[data-test-id=ndv] [data-test-id=resource-locator-id]');
+		await locator.waitFor();
+		await locator.locator('[data-test-id=rlc-mode-selector]').click();
+		const modes = page.locator('.el-select-dropdown__item:visible');
+		await modes.first().waitFor();
+		// n8n's editor names the list mode itself ("From list").
+		expect((await modes.allInnerTexts()).map((text) => text.trim())).toEqual([
+			'From list',
+			'By ID',
+			'By URL',
+		]);
+		await modes.first().click();
+		await locator.locator('[data-test-id=rlc-input]').click();
+		// Labelled "address · date · client" (the new node's credential decides the account).
+		const label = page.getByText(/ · (\d{4}-\d{2}-\d{2} \d{2}:\d{2}|not scheduled)/).first();
+		await label.waitFor();
+		expect(await label.innerText()).toMatch(/^.+ · .+/);
+		const panel = path.join(__dirname, '..', '..', 'docs', 'images');
+		mkdirSync(panel, { recursive: true });
+		await page.screenshot({ path: path.join(panel, 'node-panel-inspection-get.png') });
+		await editor.screenshot('locator-inspection-list');
+		await page.keyboard.press('Escape');
+	},
+	3 * 60_000,
 );
 
 it("shows the webhook trigger's production URL, with the notice to register it", async () => {

@@ -19,6 +19,7 @@ import {
 } from '../support/fieldMap';
 import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
 import { returnAllFields } from '../../nodes/shared/fields';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { node } from './support';
 
 const description = node.nodeVersions[1].description;
@@ -34,25 +35,35 @@ describe('fields match the endpoint table', () => {
 				.sort(),
 		).toEqual(
 			[
+				'agency.count',
 				'agency.get',
 				'agency.getAll',
+				'attachment.count',
 				'attachment.download',
+				'attachment.get',
 				'attachment.getAll',
 				'attachment.getAllForInspection',
 				'attachment.upload',
+				'contact.count',
 				'contact.create',
 				'contact.deletePhoto',
 				'contact.downloadPhoto',
 				'contact.get',
 				'contact.getAll',
+				'contact.getByEmail',
 				'contact.update',
 				'contact.uploadPhoto',
 				'contact.upsert',
+				'contactStats.get',
 				'contactStats.getAll',
+				'inspection.count',
 				'inspection.downloadCoverPhoto',
 				'inspection.get',
 				'inspection.getAll',
+				'inspectionEvent.count',
+				'inspectionEvent.get',
 				'inspectionEvent.getAll',
+				'tag.count',
 				'tag.getAll',
 			].sort(),
 		);
@@ -113,7 +124,7 @@ describe('n8n conventions', () => {
 	});
 
 	test('the description is a tool, versioned, with subtitle and credential', () => {
-		expect(node.description.defaultVersion).toBe(1);
+		expect(node.description.defaultVersion).toBe(2);
 		expect(description.usableAsTool).toBe(true);
 		expect(description.subtitle).toContain('$parameter["operation"]');
 		expect(description.credentials).toEqual([{ name: 'inspectionBusinessApi', required: true }]);
@@ -158,16 +169,93 @@ describe('n8n conventions', () => {
 	});
 });
 
+/** Every property, collection options and locator modes included. */
+function everyProperty(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((p) => [
+		p,
+		...(p.type === 'collection' ? everyProperty(p.options as INodeProperties[]) : []),
+	]);
+}
+
+describe('polish (issue 10)', () => {
+	const properties = everyProperty(description.properties);
+	const operations = description.properties.filter((p) => p.name === 'operation');
+
+	test('no description, hint or placeholder holds HTML', () => {
+		const texts = properties.flatMap((p) => [
+			p.description,
+			p.hint,
+			p.placeholder,
+			...((p.options ?? []) as INodePropertyOptions[]).map((o) => o.description),
+		]);
+		expect(texts.filter((t) => typeof t === 'string' && /<[a-z]/i.test(t))).toEqual([]);
+	});
+
+	test('fields whose format is not obvious say it', () => {
+		const said = (name: string) => {
+			const p = properties.find((q) => q.name === name) as INodeProperties;
+			return [p.description, p.hint, p.placeholder].join(' ');
+		};
+		expect(said('birthday')).toMatch(/YYYY-MM-DD/);
+		expect(said('country')).toMatch(/ISO 3166/);
+		expect(said('cc_email')).toMatch(/comma-separated/i);
+		expect(said('cc_email')).toMatch(/@/);
+		expect(said('social')).toMatch(/profile/i);
+		expect(said('fieldsToClear')).toMatch(/null/);
+		for (const name of ['updated_since', 'from', 'to']) expect(said(name)).toMatch(/ISO 8601.*UTC/);
+	});
+
+	test('Tag Names and Tag IDs are multi-selects from the account, labelled apart', () => {
+		const tags = properties.find((p) => p.name === 'tags');
+		const tagIds = properties.find((p) => p.name === 'tag_ids');
+		expect([tags?.displayName, tags?.type, tags?.typeOptions?.loadOptionsMethod]).toEqual([
+			'Tag Names',
+			'multiOptions',
+			'getTags',
+		]);
+		expect([tagIds?.displayName, tagIds?.type, tagIds?.typeOptions?.loadOptionsMethod]).toEqual([
+			'Tag IDs',
+			'multiOptions',
+			'getTagIds',
+		]);
+	});
+
+	test('the canvas subtitle is in words', () => {
+		const subtitles = JSON.parse(
+			/\((\{.*\})\)/.exec(String(description.subtitle))?.[1] ?? '{}',
+		) as Record<string, string>;
+		expect(subtitles).toMatchObject({
+			'contact:getAll': 'Get Many Contacts',
+			'contact:getByEmail': 'Get a Contact by Email',
+			'inspection:count': 'Count Inspections',
+			'attachment:upload': 'Upload an Attachment',
+		});
+		expect(Object.keys(subtitles)).toHaveLength(allOperations().length);
+	});
+
+	test("each read operation's description says what it returns", () => {
+		const reads = operations.flatMap((p) =>
+			(p.options as INodePropertyOptions[]).filter((o) =>
+				/^(get|getAll|getAllForInspection|getByEmail|count|download)$/.test(String(o.value)),
+			),
+		);
+		expect(reads.length).toBeGreaterThan(15);
+		expect(reads.filter((o) => !/: returns /.test(String(o.description)))).toEqual([]);
+	});
+});
+
 /**
- * The one deliberate deviation: tags are picked by name, because the API's
- * `tags` takes names; n8n's boilerplate ("… Names or IDs", "specify IDs")
- * would mislead next to the Tag IDs field.
+ * The deliberate deviations, both for the tag pickers: tags are picked by name
+ * or by ID, because the API takes either, and each picker's label says which
+ * ("Tag Names", "Tag IDs"), where n8n's "… Names or IDs" would mix them up.
+ * Their descriptions end "… using an expression." without n8n's link, as no
+ * description holds HTML (issue 10).
  */
 function isTagNamePickerDeviation(problem: { rule: string; at: string }): boolean {
-	const dynamicMultiOptions = /dynamic-multi-options$/.test(problem.rule);
+	const dynamicOptions = /dynamic-(multi-)?options$/.test(problem.rule);
 	return (
-		dynamicMultiOptions &&
-		/^(displayName: "(Tags|Tag Names)"|description: ".*specify names using)/.test(problem.at)
+		dynamicOptions &&
+		/^(displayName: "(Tag Names|Tag IDs)"|description: ".*using an expression\.")/.test(problem.at)
 	);
 }
 

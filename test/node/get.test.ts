@@ -138,14 +138,14 @@ describe('inspections', () => {
 		await sandbox.control.cancelInspection(id);
 		const { items } = await run(sandbox, { resource: 'inspection', operation: 'get', id });
 		expect(items[0].json).toMatchObject({ id, status: 'canceled' });
-		expect(items[0].json.address).toBeUndefined();
+		expect(items[0].json.price).toBeUndefined();
 		const raw = await run(sandbox, {
 			resource: 'inspection',
 			operation: 'get',
 			id,
 			simplify: false,
 		});
-		expect(raw.items[0].json.address).toBeDefined();
+		expect(raw.items[0].json.price).toBeDefined();
 	});
 
 	test('a deleted inspection needs Include Deleted', async () => {
@@ -166,6 +166,7 @@ describe('inspections', () => {
 			operation: 'get',
 			id,
 			options: { include_deleted: true },
+			simplify: false,
 		});
 		expect(withDeleted.items[0].json).toMatchObject({ id, deleted: true });
 		const log = await requests(sandbox);

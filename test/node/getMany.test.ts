@@ -325,20 +325,19 @@ describe('more IDs than one request may carry', () => {
 	});
 });
 
-describe('Simplify (inspections)', () => {
-	test('returns the key fields flat, derived from the full record', async () => {
-		const raw = await run(sandbox, {
-			resource: 'inspection',
-			operation: 'getAll',
-			limit: 20,
-			simplify: false,
-		});
-		const simple = await run(sandbox, {
-			resource: 'inspection',
-			operation: 'getAll',
-			limit: 20,
-			simplify: true,
-		});
+describe('Simplify (inspections), version 1', () => {
+	test('returns its 22 key fields flat, derived from the full record', async () => {
+		const v1 = { typeVersion: 1 };
+		const raw = await run(
+			sandbox,
+			{ resource: 'inspection', operation: 'getAll', limit: 20, simplify: false },
+			v1,
+		);
+		const simple = await run(
+			sandbox,
+			{ resource: 'inspection', operation: 'getAll', limit: 20, simplify: true },
+			v1,
+		);
 		expect(simple.items).toHaveLength(20);
 		simple.items.forEach(({ json }, index) => {
 			const full = raw.items[index].json as IDataObject & {

@@ -1,8 +1,14 @@
 /**
- * The editor's pickers: tags by name and by ID (loadOptions) and agencies
- * (listSearch), run on n8n-core's LoadOptionsContext.
+ * The editor's pickers: tags by name and by ID (loadOptions) and the
+ * locators' From List (listSearch), run on n8n-core's LoadOptionsContext.
  */
-import type { INode, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeListSearchResult,
+	INodeParameters,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 
 import { runLoadOptions, withSandbox } from '../helpers/n8n';
 import {
@@ -15,7 +21,7 @@ import {
 	nodeCredentials,
 	typeName,
 } from '../helpers/runtime';
-import { allPages, KEY, node, requests } from './support';
+import { allPages, api, KEY, node, requests } from './support';
 
 const sandbox = withSandbox();
 
@@ -27,6 +33,7 @@ async function runListSearch(
 	method: string,
 	filter?: string,
 	paginationToken?: string,
+	parameters: INodeParameters = { resource: 'contact', operation: 'create' },
 ): Promise<INodeListSearchResult> {
 	const core = await bootN8nCore();
 	const credentials = sandbox.credentials();
@@ -37,7 +44,7 @@ async function runListSearch(
 		type,
 		typeVersion: latestVersion(node),
 		position: [0, 0],
-		parameters: { resource: 'contact', operation: 'create' },
+		parameters,
 		credentials: nodeCredentials(credentials),
 	};
 	const workflow = buildWorkflow([definition], {}, new NodeTypeRegistry().add(type, node));
@@ -45,12 +52,12 @@ async function runListSearch(
 	const search = nodeType.methods?.listSearch?.[method];
 	if (!search) throw new Error(`No listSearch method ${method}`);
 	const workflowNode = workflow.getNode('Node') as INode;
-	const context = new core.LoadOptionsContext(
-		workflow,
-		workflowNode,
-		additionalData(credentialData(credentials)),
-		'',
-	);
+	// The editor sends the node's current parameters with each search.
+	const data = {
+		...additionalData(credentialData(credentials)),
+		currentNodeParameters: parameters,
+	};
+	const context = new core.LoadOptionsContext(workflow, workflowNode, data, '');
 	const result = await search.call(context, filter, paginationToken);
 	expect(JSON.stringify(result)).not.toContain(KEY);
 	return result;
@@ -124,5 +131,118 @@ describe('searchAgencies', () => {
 			.sort(byName);
 		expect(result.results).toEqual(expected);
 		expect(result.results).toContainEqual(lastServed);
+	});
+});
+
+describe('searchContacts', () => {
+	test('sends the filter as the API search and labels contacts "name <email>"', async () => {
+		const contacts = (await allPages(sandbox, '/v1/contacts')).records;
+		const target = contacts[5];
+		const needle = String(target.email).slice(0, 6);
+		await sandbox.control.clearRequests();
+		const result = await runListSearch('searchContacts', needle);
+		const log = await requests(sandbox);
+		expect(log).toHaveLength(1);
+		expect(log[0].query).toMatchObject({ search: needle, limit: '200' });
+		const label = `${[target.first_name, target.last_name].filter(Boolean).join(' ')} <${String(target.email)}>`;
+		expect(result.results).toContainEqual({ name: label, value: target.id });
+	});
+
+	test('pages through the API with the cursor as pagination token', async () => {
+		type Page = { data: IDataObject[]; next_cursor: string };
+		const page = await api<Page>(sandbox, '/v1/contacts', { limit: '200' });
+		const next = await api<Page>(sandbox, '/v1/contacts', {
+			limit: '200',
+			cursor: page.next_cursor,
+		});
+		const first = await runListSearch('searchContacts');
+		expect(first.results.map((r) => r.value)).toEqual(page.data.map((c) => c.id));
+		expect(first.paginationToken).toBe(page.next_cursor);
+		await sandbox.control.clearRequests();
+		const second = await runListSearch('searchContacts', undefined, first.paginationToken);
+		expect((await requests(sandbox))[0].query.cursor).toBe(first.paginationToken);
+		expect(second.results.map((r) => r.value)).toEqual(next.data.map((c) => c.id));
+	});
+});
+
+test('searchInspections: most recently updated first, canceled too, "address · date · client"', async () => {
+	await sandbox.control.clearRequests();
+	const result = await runListSearch('searchInspections');
+	const log = await requests(sandbox);
+	expect(log[0].query).toMatchObject({ sort: '-updated_at', include_canceled: 'true' });
+	const page = await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', {
+		sort: '-updated_at',
+		include_canceled: 'true',
+		limit: '200',
+	});
+	expect(result.results.map((r) => r.value)).toEqual(page.data.map((i) => i.id));
+	const withClient = page.data.find((i) =>
+		(i.contacts as IDataObject[]).some((c) => c.role === 'Customer'),
+	) as IDataObject;
+	const client = (withClient.contacts as IDataObject[]).find((c) => c.role === 'Customer')!;
+	const label = result.results.find((r) => r.value === withClient.id)?.name;
+	expect(label).toBe(
+		[
+			(withClient.address as IDataObject).full,
+			String(withClient.scheduled_for).slice(0, 16).replace('T', ' '),
+			[client.first_name, client.last_name].filter(Boolean).join(' '),
+		].join(' · '),
+	);
+	const street = String((withClient.address as IDataObject).full).slice(0, 8);
+	const filtered = await runListSearch('searchInspections', street.toUpperCase());
+	expect(filtered.results.map((r) => r.value)).toContain(withClient.id);
+	expect(filtered.results.every((r) => r.name.toLowerCase().includes(street.toLowerCase()))).toBe(
+		true,
+	);
+});
+
+test('searchEvents labels events "name · start"', async () => {
+	const page = await api<{ data: IDataObject[] }>(sandbox, '/v1/events', { limit: '200' });
+	const result = await runListSearch('searchEvents');
+	expect(result.results.map((r) => r.value)).toEqual(page.data.map((e) => e.id));
+	expect(result.results[0].name).toContain(' · ');
+});
+
+describe('searchAttachments', () => {
+	let attachment: IDataObject;
+	beforeAll(async () => {
+		attachment = (await api<{ data: IDataObject[] }>(sandbox, '/v1/attachments', { limit: '1' }))
+			.data[0];
+	});
+	const inNode = (inspection: NodeParameterValueType) => ({
+		resource: 'attachment',
+		operation: 'download',
+		inspection_id: inspection,
+	});
+
+	test("lists the attachments of the node's inspection, whichever mode picks it", async () => {
+		const inspectionId = String(attachment.inspection_id);
+		const expected = (await allPages(sandbox, `/v1/inspections/${inspectionId}/attachments`))
+			.records;
+		const portal = (
+			await api<{ data: IDataObject[] }>(sandbox, '/v1/inspections', { ids: inspectionId })
+		).data[0].portal_url;
+		const picks: NodeParameterValueType[] = [
+			{ __rl: true, mode: 'list', value: inspectionId },
+			{ __rl: true, mode: 'url', value: String(portal) },
+			inspectionId,
+		];
+		for (const picked of picks) {
+			const result = await runListSearch('searchAttachments', undefined, undefined, inNode(picked));
+			expect(result.results.map((r) => r.value)).toEqual(expected.map((a) => String(a.id)));
+			expect(result.results[0].name).toMatch(/\((report|document)\)$/);
+		}
+	});
+
+	test('without an inspection, the list is empty and nothing is sent', async () => {
+		await sandbox.control.clearRequests();
+		const result = await runListSearch(
+			'searchAttachments',
+			undefined,
+			undefined,
+			inNode({ __rl: true, mode: 'list', value: '' }),
+		);
+		expect(result.results).toEqual([]);
+		expect(await requests(sandbox)).toHaveLength(0);
 	});
 });

@@ -34,6 +34,8 @@ export async function run(
 		continueOnFail?: boolean;
 		key?: keyof typeof SANDBOX_KEYS;
 		timezone?: string;
+		/** The node version the workflow was built with; the latest when left out. */
+		typeVersion?: number;
 	} = {},
 ): Promise<RunNodeResult> {
 	const key = options.key ?? 'acmeOwner';
@@ -44,6 +46,7 @@ export async function run(
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		timezone: options.timezone,
+		typeVersion: options.typeVersion,
 	});
 	// The key never appears in an output item or an error.
 	expect(everything(result)).not.toContain(SANDBOX_KEYS[key]);

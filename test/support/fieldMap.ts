@@ -17,6 +17,7 @@ const CONTROLS: Record<string, string> = {
 	returnAll: 'reads every page instead of up to Limit',
 	sortDirection: 'becomes the "-" prefix of sort',
 	simplify: 'shapes the output',
+	fields: 'adds fields of the full record to the simplified output',
 	fieldsToClear: 'sends null (or an empty tag list) for the fields it names',
 	sendFile: 'decides whether a report carries a file',
 	source: 'chooses how Download finds the link',

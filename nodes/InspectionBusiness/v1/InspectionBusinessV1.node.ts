@@ -6,8 +6,14 @@ import type {
 } from 'n8n-workflow';
 
 import { router } from './actions/router';
-import { ICON, versionDescription } from './actions/versionDescription';
-import { searchAgencies } from './methods/listSearch';
+import { ICON, subtitleExpression, versionDescription } from './actions/versionDescription';
+import {
+	searchAgencies,
+	searchAttachments,
+	searchContacts,
+	searchEvents,
+	searchInspections,
+} from './methods/listSearch';
 import { getTagIds, getTags } from './methods/loadOptions';
 
 export class InspectionBusinessV1 implements INodeType {
@@ -15,13 +21,19 @@ export class InspectionBusinessV1 implements INodeType {
 		...versionDescription,
 		group: ['transform'],
 		icon: ICON,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: subtitleExpression(versionDescription.properties),
 		usableAsTool: true,
 	};
 
 	methods = {
 		loadOptions: { getTags, getTagIds },
-		listSearch: { searchAgencies },
+		listSearch: {
+			searchAgencies,
+			searchAttachments,
+			searchContacts,
+			searchEvents,
+			searchInspections,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

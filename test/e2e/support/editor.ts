@@ -133,7 +133,20 @@ export class Editor {
 					)
 					.map((element) => element.getAttribute('data-test-id') ?? ''),
 			);
-		const parameters = ids.map((id) => id.slice('parameter-input-'.length));
+		// A resource locator is marked `resource-locator-<name>` instead.
+		const locators = await root
+			.locator('[data-test-id^="resource-locator-"]:visible')
+			.evaluateAll((elements) =>
+				elements
+					.map((element) => element.getAttribute('data-test-id') ?? '')
+					.filter((id) => id !== 'resource-locator-dropdown'),
+			);
+		const parameters = [
+			...new Set([
+				...ids.map((id) => id.slice('parameter-input-'.length)),
+				...locators.map((id) => id.slice('resource-locator-'.length)),
+			]),
+		];
 		const collections: Record<string, string[]> = {};
 		const items = root.locator('[data-test-id=parameter-item]:visible', {
 			has: this.page.locator('[data-test-id=collection-parameter-add]'),

@@ -4,6 +4,9 @@
  * lists give ids to Get (batched), a created contact is updated, given a photo
  * from binary and has it removed, and a confirmed inspection gets a PDF report
  * and a CSV document from binary, which are then listed and downloaded.
+ * Those nodes are version 1, as saved before version 2: they keep working.
+ * The version 2 nodes at the end pick records with resource locators (by
+ * link, by ID, from the list), count every list and read the new Gets.
  */
 import { SANDBOX_CREDENTIAL } from '../../../scripts/workflows';
 import { actionNode, base64ToFile, chain, codeNode, manualTrigger } from './build';
@@ -27,6 +30,8 @@ const ib = (
 	options: Record<string, unknown> = {},
 ) => actionNode(SANDBOX_CREDENTIAL, name, resource, operation, parameters, options);
 const once = { executeOnce: true };
+const v2 = { executeOnce: true, typeVersion: 2 };
+const rl = (mode: 'list' | 'id' | 'url', value: string) => ({ __rl: true, mode, value });
 const first = (node: string, path: string) => `={{ $('${node}').first().json.${path} }}`;
 
 export function allOperationsWorkflow() {
@@ -169,6 +174,56 @@ export function allOperationsWorkflow() {
 				filters: { kind: 'report', updated_since: first('Upload report', 'created_at') },
 			},
 			once,
+		),
+		ib('Count clients', 'contact', 'count', { filters: { role: 'client' } }, v2),
+		ib('Count inspections', 'inspection', 'count', { filters: { include_canceled: true } }, v2),
+		ib('Count reports', 'attachment', 'count', { filters: { kind: 'report' } }, v2),
+		ib('Count events', 'inspectionEvent', 'count', {}, v2),
+		ib('Count tags', 'tag', 'count', {}, v2),
+		ib('Count agencies', 'agency', 'count', {}, v2),
+		ib(
+			'Contact by email',
+			'contact',
+			'getByEmail',
+			{ email: `={{ $('Create contact').first().json.email.toUpperCase() }}` },
+			v2,
+		),
+		ib(
+			'Contact by link',
+			'contact',
+			'get',
+			{
+				id: rl(
+					'url',
+					`=https://app.example.com/contacts/{{ $('Create contact').first().json.id }}?tab=notes`,
+				),
+			},
+			v2,
+		),
+		ib(
+			'Inspection by portal link',
+			'inspection',
+			'get',
+			{ id: rl('url', first('Inspections', 'portal_url')) },
+			v2,
+		),
+		ib('Event by ID', 'inspectionEvent', 'get', { id: rl('list', first('Events', 'id')) }, v2),
+		ib(
+			'Report by ID',
+			'attachment',
+			'get',
+			{
+				inspection_id: rl('id', first('Report bytes', 'inspectionId')),
+				attachment_id: rl('list', first('Upload report', 'id')),
+			},
+			v2,
+		),
+		ib(
+			'Stats of created contact',
+			'contactStats',
+			'get',
+			{ id: rl('id', first('Create contact', 'id')) },
+			v2,
 		),
 	]);
 }

@@ -7,6 +7,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../../../shared/validation';
+import { locatorParameter } from './locators';
 
 export type ItemError = NodeApiError | NodeOperationError;
 
@@ -63,7 +64,7 @@ export async function forEachItem(
 }
 
 /**
- * Reads an ID parameter and checks it is a UUID, naming the field if not. Get
+ * Reads an ID parameter (a string or a locator) and checks it is a UUID, naming the field if not. Get
  * checks each item's ID this way before the batch, so one bad ID fails only
  * its own item.
  */
@@ -73,7 +74,7 @@ export function uuidParameter(
 	label: string,
 	itemIndex: number,
 ): string {
-	const value = String(ctx.getNodeParameter(parameter, itemIndex, '')).trim();
+	const value = locatorParameter(ctx, parameter, itemIndex);
 	if (!isUuid(value)) {
 		throw new NodeOperationError(ctx.getNode(), `${label}: "${value}" is not a valid ID`, {
 			itemIndex,

@@ -1,6 +1,7 @@
 /**
- * The two read shapes most resources share, built from the endpoint table:
- * Get Many (one list per input item) and Get (all input items batched by ID).
+ * The read shapes most resources share, built from the endpoint table: Get
+ * Many (one list per input item), Count (one request per input item) and Get
+ * (all input items batched by ID).
  * Each `<op>.operation.ts` instantiates one of these, or writes its own.
  */
 import type {
@@ -9,11 +10,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/endpoints';
 import type { EndpointKey } from '../../../shared/endpoints';
-import { readAll } from '../../../shared/transport';
 import {
 	filtersCollection,
 	pathIdField,
@@ -21,12 +21,15 @@ import {
 	queryProperty,
 	recordIdField,
 	returnAllFields,
-	simplifyField,
 	sortFields,
 } from '../../../shared/fields';
+import { apiRequest, readAll } from '../../../shared/transport';
 import { forEachItem } from './execution';
 import { getRecords } from './get';
 import { idsParamOf, maxRecords } from './list';
+import { locatorParameter } from './locators';
+import { outputShape, simplifyProperties } from './shape';
+import type { SimplifyConfig } from './shape';
 import { filterValues, sortValue } from './values';
 
 export interface Operation {
@@ -38,8 +41,6 @@ export interface Operation {
 	queryScope?: readonly string[];
 }
 
-type Simplify = (record: IDataObject) => IDataObject;
-
 const show = (resource: string, operation: string) => ({
 	show: { resource: [resource], operation: [operation] },
 });
@@ -50,7 +51,7 @@ export function listOperation(config: {
 	endpoint: EndpointKey;
 	/** What the endpoint's path placeholders are, e.g. the inspection whose attachments are listed. */
 	pathParamDescription?: string;
-	simplify?: Simplify;
+	simplify?: SimplifyConfig;
 }): Operation {
 	const { endpoint, simplify } = config;
 	const pathNames = ENDPOINTS[endpoint].pathParams;
@@ -60,7 +61,7 @@ export function listOperation(config: {
 	const properties: INodeProperties[] = [
 		...pathNames.map((name) => pathIdField(name, config.pathParamDescription ?? '')),
 		...returnAllFields,
-		...(simplify ? [simplifyField] : []),
+		...(simplify ? simplifyProperties(simplify) : []),
 		...(hasFilters ? [filters] : []),
 		...(sortable ? sortFields(endpoint) : []),
 	];
@@ -68,7 +69,7 @@ export function listOperation(config: {
 	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
 		return await forEachItem(this, items, async (itemIndex) => {
 			const pathParams = Object.fromEntries(
-				pathNames.map((name) => [name, this.getNodeParameter(name, itemIndex) as string]),
+				pathNames.map((name) => [name, locatorParameter(this, name, itemIndex)]),
 			);
 			const query = hasFilters
 				? filterValues(
@@ -86,10 +87,7 @@ export function listOperation(config: {
 			}
 			const max = maxRecords(this, itemIndex);
 			const records = await readAll.call(this, endpoint, { pathParams, query, max });
-			const shape =
-				simplify && (this.getNodeParameter('simplify', itemIndex, true) as boolean)
-					? simplify
-					: undefined;
+			const shape = outputShape(this, itemIndex, simplify);
 			return records.map((record) => ({
 				json: shape ? shape(record) : record,
 				pairedItem: { item: itemIndex },
@@ -111,7 +109,7 @@ export function getOperation(config: {
 	record: string;
 	/** List query parameters offered as Options, e.g. include_deleted. */
 	options?: readonly string[];
-	simplify?: Simplify;
+	simplify?: SimplifyConfig;
 	notFoundHint: string;
 }): Operation {
 	const { endpoint, simplify } = config;
@@ -120,7 +118,7 @@ export function getOperation(config: {
 	const optionNames = config.options ?? [];
 	const properties: INodeProperties[] = [
 		recordIdField(config.record),
-		...(simplify ? [simplifyField] : []),
+		...(simplify ? simplifyProperties(simplify) : []),
 		...(optionNames.length
 			? [
 					{
@@ -151,9 +149,7 @@ export function getOperation(config: {
 				: undefined,
 			shape: simplify
 				? function (this: IExecuteFunctions, itemIndex: number, record: IDataObject) {
-						return (this.getNodeParameter('simplify', itemIndex, true) as boolean)
-							? simplify(record)
-							: record;
+						return outputShape(this, itemIndex, simplify)?.(record) ?? record;
 					}
 				: undefined,
 		});
@@ -164,5 +160,53 @@ export function getOperation(config: {
 		execute,
 		endpoint,
 		queryScope: [idsParam, ...optionNames],
+	};
+}
+
+/**
+ * Count (pagination rule 6): one request per input item with the list's
+ * filters and `limit=1`, and the answer's `total` as `{ count }`.
+ */
+export function countOperation(config: {
+	resource: string;
+	endpoint: EndpointKey;
+	/** The record's plural for messages, e.g. "contacts". */
+	records: string;
+}): Operation {
+	const { endpoint } = config;
+	const filters = filtersCollection(endpoint);
+	const filterNames = (filters.options ?? []).map((option) => (option as INodeProperties).name);
+
+	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		return await forEachItem(this, items, async (itemIndex) => {
+			const query = filterValues(
+				endpoint,
+				this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+				this.getTimezone(),
+			);
+			const page = await apiRequest.call(this, endpoint, { query: { ...query, limit: 1 } });
+			if (typeof page.total !== 'number') {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The API did not say how many ${config.records} match`,
+					{
+						itemIndex,
+						description: `The answer to ${ENDPOINTS[endpoint].path}?limit=1 had no "total" number.`,
+					},
+				);
+			}
+			return [{ json: { count: page.total }, pairedItem: { item: itemIndex } }];
+		});
+	}
+
+	return {
+		// Tags have no filter: their Count has no fields rather than an empty Filters.
+		description: updateDisplayOptions(
+			show(config.resource, 'count'),
+			filterNames.length ? [filters] : [],
+		),
+		execute,
+		endpoint,
+		queryScope: filterNames,
 	};
 }

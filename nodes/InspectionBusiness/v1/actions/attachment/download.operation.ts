@@ -2,9 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../../shared/endpoints';
-import { pathIdField } from '../../../../shared/fields';
-import { downloadSignedLink, readAll } from '../../../../shared/transport';
+import { attachmentIdField, pathIdField } from '../../../../shared/fields';
+import { downloadSignedLink } from '../../../../shared/transport';
+import { attachmentFinder } from '../../helpers/attachments';
 import { forEachItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locators';
 
 /** Download reads a fresh signed link from the inspection's attachment list, then fetches it. */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -38,16 +40,7 @@ export const description = updateDisplayOptions(
 			...pathIdField('inspection_id', 'The inspection the attachment belongs to'),
 			displayOptions: { show: { source: ['attachment'] } },
 		},
-		{
-			displayName: 'Attachment ID',
-			name: 'attachment_id',
-			type: 'string',
-			required: true,
-			default: '',
-			description:
-				'The attachment to download; attachment IDs are unique within their inspection only',
-			displayOptions: { show: { source: ['attachment'] } },
-		},
+		{ ...attachmentIdField, displayOptions: { show: { source: ['attachment'] } } },
 		{
 			displayName: 'URL',
 			name: 'url',
@@ -73,17 +66,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	// One listing per inspection per execution, shared by the items that download from it.
-	const listings = new Map<string, Promise<IDataObject[]>>();
-	const listing = (inspectionId: string) => {
-		let attachments = listings.get(inspectionId);
-		if (!attachments) {
-			attachments = listAll(this, inspectionId);
-			listings.set(inspectionId, attachments);
-		}
-		return attachments;
-	};
-
+	const findAttachment = attachmentFinder(this);
 	return await forEachItem(this, items, async (itemIndex) => {
 		let json: IDataObject;
 		let url: string;
@@ -91,15 +74,20 @@ export async function execute(
 			json = items[itemIndex].json;
 			url = (this.getNodeParameter('url', itemIndex) as string).trim();
 		} else {
-			const inspectionId = this.getNodeParameter('inspection_id', itemIndex) as string;
-			const attachmentId = (this.getNodeParameter('attachment_id', itemIndex) as string).trim();
-			json = findAttachment(
-				this,
-				await listing(inspectionId),
-				inspectionId,
-				attachmentId,
-				itemIndex,
-			);
+			const inspectionId = locatorParameter(this, 'inspection_id', itemIndex);
+			const attachmentId = locatorParameter(this, 'attachment_id', itemIndex);
+			json = await findAttachment(inspectionId, attachmentId, itemIndex);
+			if (!json.url) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`Attachment ${attachmentId} has no file to download`,
+					{
+						itemIndex,
+						description:
+							'A report may be only a name and a description (for example a link) without a file.',
+					},
+				);
+			}
 			url = json.url as string;
 		}
 		if (!url) {
@@ -117,40 +105,4 @@ export async function execute(
 		const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		return [{ json, binary: { [property]: binary }, pairedItem: { item: itemIndex } }];
 	});
-}
-
-async function listAll(ctx: IExecuteFunctions, inspectionId: string): Promise<IDataObject[]> {
-	return await readAll.call(ctx, endpoint, { pathParams: { inspection_id: inspectionId } });
-}
-
-function findAttachment(
-	ctx: IExecuteFunctions,
-	attachments: IDataObject[],
-	inspectionId: string,
-	attachmentId: string,
-	itemIndex: number,
-): IDataObject {
-	const attachment = attachments.find((a) => a.id === attachmentId);
-	if (!attachment) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Attachment ${attachmentId} not found on inspection ${inspectionId}`,
-			{
-				itemIndex,
-				description: 'Attachment IDs are unique within their inspection only: check both IDs.',
-			},
-		);
-	}
-	if (!attachment.url) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Attachment ${attachmentId} has no file to download`,
-			{
-				itemIndex,
-				description:
-					'A report may be only a name and a description (for example a link) without a file.',
-			},
-		);
-	}
-	return attachment;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../../../shared/transport/upload';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
 import { forEachItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locators';
 
 export const endpoint = 'uploadAttachment' satisfies EndpointKey;
 
@@ -108,7 +109,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const inspectionId = this.getNodeParameter('inspection_id', itemIndex) as string;
+		const inspectionId = locatorParameter(this, 'inspection_id', itemIndex);
 		const kind = this.getNodeParameter('kind', itemIndex) as 'report' | 'document';
 		const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
 		const fields: Record<string, string> = { kind };

@@ -5,6 +5,7 @@ import type { EndpointKey } from '../../../../shared/endpoints';
 import { pathIdField } from '../../../../shared/fields';
 import { apiRequest } from '../../../../shared/transport';
 import { forEachItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locators';
 
 export const endpoint: EndpointKey = 'deleteContactPhoto';
 
@@ -23,7 +24,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
+		const contactId = locatorParameter(this, 'contact_id', itemIndex);
 		const contact = (await apiRequest.call(this, endpoint, {
 			pathParams: { contact_id: contactId },
 		})) as IDataObject;

@@ -7,6 +7,7 @@ import { apiRequest } from '../../../../shared/transport';
 import { underRule } from '../../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locators';
 import { bodyValues } from '../../helpers/values';
 
 export const endpoint: EndpointKey = 'updateContact';
@@ -34,7 +35,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
+		const contactId = locatorParameter(this, 'contact_id', itemIndex);
 		const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const body = underRule(this.getNode(), () =>
 			bodyValues(endpoint, updateFields, this.getTimezone()),

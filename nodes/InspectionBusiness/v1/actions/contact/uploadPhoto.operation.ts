@@ -6,6 +6,7 @@ import { binaryInputField, pathIdField } from '../../../../shared/fields';
 import { uploadFile } from '../../../../shared/transport';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
 import { forEachItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locators';
 
 export const endpoint = 'uploadContactPhoto' satisfies EndpointKey;
 
@@ -24,7 +25,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const contactId = this.getNodeParameter('contact_id', itemIndex) as string;
+		const contactId = locatorParameter(this, 'contact_id', itemIndex);
 		const file = await readBinaryFile(this, itemIndex, 'photo');
 		const contact = await uploadFile.call(this, endpoint, {
 			pathParams: { contact_id: contactId },

@@ -1,4 +1,4 @@
-import { simplifyInspection } from '../../helpers/simplify';
+import { INSPECTION_SIMPLIFY } from '../../helpers/shape';
 import { getOperation } from '../../helpers/operations';
 
 /** Reads by ids, which also returns canceled inspections; deleted ones need include_deleted. */
@@ -7,7 +7,7 @@ export const { description, execute, endpoint, queryScope } = getOperation({
 	endpoint: 'listInspections',
 	record: 'Inspection',
 	options: ['include_deleted'],
-	simplify: simplifyInspection,
+	simplify: INSPECTION_SIMPLIFY,
 	notFoundHint:
 		'No inspection with this ID exists in the account of this credential. A deleted inspection is found only with the Include Deleted option.',
 });

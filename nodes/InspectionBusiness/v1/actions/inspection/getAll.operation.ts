@@ -1,9 +1,9 @@
-import { simplifyInspection } from '../../helpers/simplify';
+import { INSPECTION_SIMPLIFY } from '../../helpers/shape';
 import { listOperation } from '../../helpers/operations';
 
 export const { description, execute, endpoint } = listOperation({
 	resource: 'inspection',
 	operation: 'getAll',
 	endpoint: 'listInspections',
-	simplify: simplifyInspection,
+	simplify: INSPECTION_SIMPLIFY,
 });

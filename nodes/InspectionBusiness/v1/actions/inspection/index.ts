@@ -1,11 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../helpers/operations';
+import * as count from './count.operation';
 import * as downloadCoverPhoto from './downloadCoverPhoto.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
-export const operations = { downloadCoverPhoto, get, getAll } satisfies Record<string, Operation>;
+export const operations = { count, downloadCoverPhoto, get, getAll } satisfies Record<
+	string,
+	Operation
+>;
 
 export const description: INodeProperties[] = [
 	{
@@ -16,6 +20,13 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['inspection'] } },
 		options: [
 			{
+				name: 'Count',
+				value: 'count',
+				description:
+					'Count the inspections matching the filters in one request: returns one item, { count }, without the records',
+				action: 'Count inspections',
+			},
+			{
 				name: 'Download Cover Photo',
 				value: 'downloadCoverPhoto',
 				description: 'Download the cover photo of an inspection into a binary field',
@@ -24,18 +35,21 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get an inspection by ID, canceled ones included',
+				description:
+					'Get an inspection by ID, canceled ones included: returns its status, schedule, address, client, agents, price and amount due, payment status and portal link (all fields with Simplify off)',
 				action: 'Get an inspection',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Get many inspections',
+				description:
+					'Get many inspections: returns one item per inspection with its status, schedule, address, client, agents, price, amount due, payment status and portal link (all fields with Simplify off)',
 				action: 'Get many inspections',
 			},
 		],
 		default: 'get',
 	},
+	...count.description,
 	...downloadCoverPhoto.description,
 	...get.description,
 	...getAll.description,

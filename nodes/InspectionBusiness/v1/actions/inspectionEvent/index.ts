@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../helpers/operations';
+import * as count from './count.operation';
+import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
-export const operations = { getAll } satisfies Record<string, Operation>;
+export const operations = { count, get, getAll } satisfies Record<string, Operation>;
 
 export const description: INodeProperties[] = [
 	{
@@ -14,13 +16,30 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['inspectionEvent'] } },
 		options: [
 			{
+				name: 'Count',
+				value: 'count',
+				description:
+					'Count the inspection events matching the filters in one request: returns one item, { count }, without the records',
+				action: 'Count inspection events',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description:
+					'Get an inspection event (an appointment such as a drop-off or pick-up) by ID: returns its name, description, inspection, start and end, duration and inspectors',
+				action: 'Get an inspection event',
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Get many inspection events (appointments such as a drop-off or pick-up)',
+				description:
+					'Get many inspection events (appointments such as a drop-off or pick-up): returns one item per event with its inspection, start and end, duration and inspectors',
 				action: 'Get many inspection events',
 			},
 		],
 		default: 'getAll',
 	},
+	...count.description,
+	...get.description,
 	...getAll.description,
 ];

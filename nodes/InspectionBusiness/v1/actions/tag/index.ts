@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../../helpers/operations';
+import * as count from './count.operation';
 import * as getAll from './getAll.operation';
 
-export const operations = { getAll } satisfies Record<string, Operation>;
+export const operations = { count, getAll } satisfies Record<string, Operation>;
 
 export const description: INodeProperties[] = [
 	{
@@ -14,13 +15,22 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['tag'] } },
 		options: [
 			{
+				name: 'Count',
+				value: 'count',
+				description:
+					'Count the tags in one request: returns one item, { count }, without the records',
+				action: 'Count tags',
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Get many tags with the number of contacts holding each',
+				description:
+					'Get many tags: returns one item per tag with its ID, name and the number of contacts holding it',
 				action: 'Get many tags',
 			},
 		],
 		default: 'getAll',
 	},
+	...count.description,
 	...getAll.description,
 ];

@@ -1,0 +1,10 @@
+import { getOperation } from '../../helpers/operations';
+
+/** Reads events by ids (A9). */
+export const { description, execute, endpoint, queryScope } = getOperation({
+	resource: 'inspectionEvent',
+	endpoint: 'listEvents',
+	record: 'Inspection Event',
+	notFoundHint:
+		'No inspection event with this ID exists in the account of this credential. Check the ID and the credential.',
+});

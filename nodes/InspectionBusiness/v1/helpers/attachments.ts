@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { paginate } from '../../../shared/transport';
+
+/**
+ * Finds attachments by inspection plus attachment id (an attachment id is
+ * unique within its inspection only). Each inspection's list is read once per
+ * execution and shared by the items that look into it.
+ */
+export function attachmentFinder(ctx: IExecuteFunctions) {
+	const listings = new Map<string, Promise<IDataObject[]>>();
+	const listing = (inspectionId: string) => {
+		let attachments = listings.get(inspectionId);
+		if (!attachments) {
+			attachments = listAll(ctx, inspectionId);
+			listings.set(inspectionId, attachments);
+		}
+		return attachments;
+	};
+	return async (
+		inspectionId: string,
+		attachmentId: string,
+		itemIndex: number,
+	): Promise<IDataObject> => {
+		const attachment = (await listing(inspectionId)).find((a) => String(a.id) === attachmentId);
+		if (!attachment) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Attachment ${attachmentId} not found on inspection ${inspectionId}`,
+				{
+					itemIndex,
+					description: 'Attachment IDs are unique within their inspection only: check both IDs.',
+				},
+			);
+		}
+		return attachment;
+	};
+}
+
+async function listAll(ctx: IExecuteFunctions, inspectionId: string): Promise<IDataObject[]> {
+	const attachments: IDataObject[] = [];
+	for await (const page of paginate.call(ctx, 'listInspectionAttachments', {
+		pathParams: { inspection_id: inspectionId },
+		query: {},
+	})) {
+		for (const attachment of page) attachments.push(attachment);
+	}
+	return attachments;
+}
