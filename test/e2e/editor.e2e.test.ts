@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { allOperations, operationFields, tableWireFields } from '../support/fieldMap';
+import { allOperations, isControl, operationFields, tableWireFields } from '../support/fieldMap';
 import { versionDescription } from '../../nodes/InspectionBusiness/v1/actions/versionDescription';
 import { InspectionBusinessWebhookTrigger } from '../../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
@@ -79,7 +79,13 @@ async function compareWithTable(resource: string, operation: string): Promise<Co
 		const { parameters, collections } = await editor.shownParameters(`${resource}-${operation}`);
 		const wire: string[] = [];
 		for (const name of parameters.filter((p) => p !== 'resource' && p !== 'operation')) {
-			if (!own.some((p) => p.name === name)) unexpected.add(name);
+			// A control inside a collection (Options › Content Type) may show as its own parameter.
+			const inCollection = own.some(
+				(p) =>
+					p.type === 'collection' &&
+					(p.options as INodeProperties[]).some((o) => o.name === name && isControl(name)),
+			);
+			if (!own.some((p) => p.name === name) && !inCollection) unexpected.add(name);
 			const field = fields.find((f) => f.parameter === name);
 			if (field) wire.push(field.wireName);
 		}
@@ -90,8 +96,11 @@ async function compareWithTable(resource: string, operation: string): Promise<Co
 					(f) =>
 						collection && f.parameter.startsWith(`${collection.name}.`) && f.displayName === option,
 				);
+				const control = (collection?.options as INodeProperties[] | undefined)?.some(
+					(o) => o.displayName === option && isControl(o.name),
+				);
 				if (field) wire.push(field.wireName);
-				else unexpected.add(`${label} › ${option}`);
+				else if (!control) unexpected.add(`${label} › ${option}`);
 			}
 		}
 		wire

@@ -27,6 +27,9 @@ const CONTROLS: Record<string, string> = {
 	contentType: "the uploaded file's content type, instead of the binary's MIME type",
 };
 
+/** A parameter that steers the node (see CONTROLS), not a request field. */
+export const isControl = (parameter: string): boolean => parameter in CONTROLS;
+
 export interface OperationField {
 	wireName: string;
 	/** Path of the node parameter, e.g. `filters.updated_since`. */
