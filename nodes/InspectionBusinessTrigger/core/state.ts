@@ -17,7 +17,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { INSPECTION_STATUSES, REPORT_STATUSES, UUID_PATTERN } from '../../shared/endpoints';
+import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+import { isUuid } from '../../shared/rules/formats';
 import { type Fingerprint, type Resource, RESOURCES } from './events';
 
 /** Fingerprint codes: a known status packs into its index, anything else into its text. */
@@ -78,11 +79,9 @@ export interface ResourceState {
 	seen: Map<string, Fingerprint>;
 }
 
-const UUID = new RegExp(UUID_PATTERN);
-
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
 function packId(id: string): string {
-	return UUID.test(id)
+	return isUuid(id)
 		? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')
 		: `~${encodeURIComponent(id)}`;
 }

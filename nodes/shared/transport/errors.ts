@@ -8,8 +8,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
-
-const MB = 1024 * 1024;
+import { megabytes } from '../rules/formats';
 
 /** Replaces the key (and any bearer token) in text; the key is never shown, even in part. */
 export function redact(text: string, apiKey: string): string {
@@ -101,7 +100,7 @@ function hint(
 				: 'The address was not found; check the Base URL in the credential (without /v1).';
 		}
 		case 413:
-			return `The file is too large: a contact photo or a document may be at most ${LIMITS.photoMaxBytes / MB} MB, a report ${LIMITS.reportMaxBytes / MB} MB.`;
+			return `The file is too large: a contact photo or a document may be at most ${megabytes(LIMITS.photoMaxBytes)}, a report ${megabytes(LIMITS.reportMaxBytes)}.`;
 		case 429:
 			return 'The rate limit of the key owner was exceeded and did not clear in time. Try a lower Requests per Minute in the credential, or run fewer workflows with keys of the same user at once.';
 		default:

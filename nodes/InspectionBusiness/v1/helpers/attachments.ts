@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { paginate } from '../../../shared/transport';
+import { readAll } from '../../../shared/transport';
 
 /**
  * Finds attachments by inspection plus attachment id (an attachment id is
@@ -39,12 +39,7 @@ export function attachmentFinder(ctx: IExecuteFunctions) {
 }
 
 async function listAll(ctx: IExecuteFunctions, inspectionId: string): Promise<IDataObject[]> {
-	const attachments: IDataObject[] = [];
-	for await (const page of paginate.call(ctx, 'listInspectionAttachments', {
+	return await readAll.call(ctx, 'listInspectionAttachments', {
 		pathParams: { inspection_id: inspectionId },
-		query: {},
-	})) {
-		for (const attachment of page) attachments.push(attachment);
-	}
-	return attachments;
+	});
 }
