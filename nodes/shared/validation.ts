@@ -16,8 +16,6 @@ import { isUuid, NOT_AN_ID } from './rules/formats';
 import { checkIdList, checkQuery } from './rules/query';
 import { RuleViolation } from './rules/violation';
 
-export { isUuid };
-
 /** A value the user left empty: n8n hands optional fields over as '' or undefined. */
 const isUnset = (value: unknown) => value === undefined || value === '';
 

@@ -25,7 +25,7 @@ import { type Fingerprint, type Resource, RESOURCES } from './events';
 const STATUS_CODES: readonly string[] = INSPECTION_STATUSES;
 const REPORT_CODES: readonly string[] = REPORT_STATUSES;
 
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 export const DEFAULT_CAP = 100_000;
 
 /** baseline: record without emitting; existing: emit as existing; live: emit changes. */
@@ -53,7 +53,7 @@ export interface PendingWalk {
  * that changed between its pages (it jumps above the walk, unread). The next
  * window finds it, and judges "added" against this earlier floor, not its own.
  */
-export interface StoredResource {
+interface StoredResource {
 	mode: Mode;
 	position: number | null;
 	/** The server's clock minus the local one, as last stored (see followServerClock in walks.ts). */

@@ -11,14 +11,14 @@ import { ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
 import { megabytes } from '../rules/formats';
 
 /** Replaces the key (and any bearer token) in text; the key is never shown, even in part. */
-export function redact(text: string, apiKey: string): string {
+function redact(text: string, apiKey: string): string {
 	let result = text.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1[redacted]');
 	if (apiKey) result = result.split(apiKey).join('[redacted]');
 	return result;
 }
 
 /** Deep copy of parsed JSON with every string redacted. */
-export function redactDeep(value: unknown, apiKey: string): unknown {
+function redactDeep(value: unknown, apiKey: string): unknown {
 	if (typeof value === 'string') return redact(value, apiKey);
 	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, apiKey));
 	if (value !== null && typeof value === 'object') {
@@ -39,7 +39,7 @@ const text = (value: unknown): string | undefined =>
 	typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
 /** A6: reads the message from each known error body shape. */
-export function serverMessage(body: unknown): ServerMessage {
+function serverMessage(body: unknown): ServerMessage {
 	if (typeof body === 'string') return { message: text(body.slice(0, 500)) };
 	if (body === null || typeof body !== 'object') return {};
 	const record = body as Record<string, unknown>;
@@ -108,7 +108,7 @@ function hint(
 	}
 }
 
-export interface StatusErrorInput {
+interface StatusErrorInput {
 	status: number;
 	statusText?: string;
 	body: unknown;

@@ -14,7 +14,7 @@ import { type ApiSettings, apiSettings, CREDENTIAL_TYPE } from './settings';
 import type { N8nContext } from './types';
 
 /** One endpoint call, already validated: path parameters, query and body as they go on the wire. */
-export interface ApiCall {
+interface ApiCall {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	endpoint: EndpointKey;
 	pathParams: Record<string, string>;
@@ -24,7 +24,7 @@ export interface ApiCall {
 	upload?: 'photo' | 'report' | 'document';
 }
 
-export interface ApiAnswer {
+interface ApiAnswer {
 	/** The parsed JSON body. */
 	json: unknown;
 	headers: Record<string, unknown>;

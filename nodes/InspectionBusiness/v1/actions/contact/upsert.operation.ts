@@ -46,7 +46,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export type UpsertAction = 'created' | 'updated' | 'unchanged';
+type UpsertAction = 'created' | 'updated' | 'unchanged';
 
 interface Pending {
 	email: string;
