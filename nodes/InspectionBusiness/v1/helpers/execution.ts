@@ -63,6 +63,18 @@ export async function forEachItem(
 	return output;
 }
 
+/** `forEachItem` for operations on the record named by a path ID parameter, e.g. contact_id. */
+export async function forEachIdItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	idParameter: string,
+	run: (id: string, itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(ctx, items, async (itemIndex) => {
+		return await run(locatorParameter(ctx, idParameter, itemIndex), itemIndex);
+	});
+}
+
 /**
  * Reads an ID parameter (a string or a locator) and checks it is a UUID, naming the field if not. Get
  * checks each item's ID this way before the batch, so one bad ID fails only
