@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseContactBody } from './contact-body';
 import { renderContact } from './contacts';
 import { writeContact } from './contact-write';
-import type { ControlRoute } from './control';
+import type { ControlRoute } from './control-route';
 import { badRequest, notFound, ok } from './http';
 import { isOrgId, type OrgId } from './keys';
 import type { SandboxState } from './state';

@@ -6,7 +6,6 @@ import {
 	type InspectionAction,
 } from './actions';
 import { iso } from './clock';
-import type { RenderContext } from './context';
 import { isFaultKind, type OneShotFault } from './faults';
 import { parseTimestamp } from '../nodes/shared/rules/formats';
 import {
@@ -26,17 +25,9 @@ import { isSeedName } from './seed';
 import type { SandboxState } from './state';
 import { parseReceiver } from './webhooks';
 import { CONTROL_PEOPLE_ROUTES } from './control-people';
+import type { ControlRequest, ControlRoute } from './control-route';
 
 export const CONTROL_PREFIX = '/_sandbox/';
-
-export interface ControlRequest {
-	state: SandboxState;
-	body: Record<string, unknown>;
-	params: string[];
-	search: URLSearchParams;
-	render: RenderContext;
-}
-export type ControlRoute = [method: string, pattern: RegExp, handler: (r: ControlRequest) => Reply];
 
 /** Control requests must come from this machine. */
 export function isLoopback(address: string | undefined): boolean {

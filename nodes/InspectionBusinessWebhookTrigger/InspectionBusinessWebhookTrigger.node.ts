@@ -11,13 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { isUuid } from '../shared/rules/formats';
 import { getByIds, idKey } from '../shared/transport';
 import { headerValue, secretProblem, secretsMatch, signatureMatches } from './auth';
 import { listOfEvent, readPayload, type WebhookPayload } from './payload';
 import { WEBHOOK_TRIGGER_PROPERTIES } from './properties';
 import { isRepeat, remember } from './replay';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Answers 401 itself and starts no execution: nothing of an unauthenticated request reaches the workflow. */
 function refuse(context: IWebhookFunctions, reason: string): IWebhookResponseData {
@@ -46,7 +45,7 @@ async function refetchRecord(
 ): Promise<IDataObject | null> {
 	const list = listOfEvent(event);
 	// The transport refuses ids that are not UUIDs; such a payload simply has no record to read.
-	if (!list || !recordId || !UUID.test(recordId)) return null;
+	if (!list || !recordId || !isUuid(recordId)) return null;
 	try {
 		const found = await getByIds.call(context, list.endpoint, [recordId], { query: list.query });
 		return found.get(idKey(recordId)) ?? null;

@@ -38,7 +38,7 @@ const OFFICE_TYPES = {
 	gif: IMAGE_TYPES.gif,
 } as const;
 
-export type FileRule = {
+type FileRule = {
 	maxBytes: number;
 	types: Readonly<Record<string, readonly string[]>>;
 };
@@ -84,7 +84,7 @@ export const CONTACT_ROLE_GROUPS = {
 } as const satisfies Record<string, readonly ContactRole[]>;
 
 /** `role` filter values: the two groups plus every exact role. */
-export const CONTACT_ROLE_FILTERS = [
+const CONTACT_ROLE_FILTERS = [
 	...(Object.keys(CONTACT_ROLE_GROUPS) as (keyof typeof CONTACT_ROLE_GROUPS)[]),
 	...CONTACT_ROLES,
 ] as const;
@@ -126,7 +126,7 @@ export const WEBHOOK_PAYLOAD_KEYS = {
  * `string-array` is repeated (`tag=a&tag=b`, D3); `timestamp` is an ISO 8601
  * date or date-time; `sort` is a field name from `sortFields`, `-` for descending.
  */
-export type ParamType =
+type ParamType =
 	| 'string'
 	| 'uuid'
 	| 'id-list'
@@ -151,7 +151,7 @@ export interface QueryParam {
 	assumption?: AssumptionId;
 }
 
-export type FieldType =
+type FieldType =
 	| 'string'
 	| 'email'
 	| 'email-list'

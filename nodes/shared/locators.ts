@@ -22,7 +22,7 @@ interface LocatorSpec {
 	urlPlaceholder?: string;
 }
 
-export const LOCATORS: Record<LocatorKind, LocatorSpec> = {
+const LOCATORS: Record<LocatorKind, LocatorSpec> = {
 	contact: {
 		record: 'Contact',
 		searchListMethod: 'searchContacts',
@@ -67,7 +67,7 @@ const UUID = UUID_PATTERN.slice(1, -1);
  * `https://host/contacts/<uuid>` or a portal link `https://host/reports/<uuid>`;
  * anything after the id (a sub-page, a query, a fragment) is ignored.
  */
-export function recordUrlRegex(kind: LocatorKind): string {
+function recordUrlRegex(kind: LocatorKind): string {
 	const segments = LOCATORS[kind].urlSegments.join('|');
 	return `^https?://[^/\\s]+(?:/[^\\s?#]*)?/(?:${segments})/(${UUID})(?:[/?#]\\S*)?$`;
 }

@@ -10,12 +10,11 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { type Endpoint, ENDPOINTS, type EndpointKey, type QueryParam } from './endpoints';
+import { labelOf } from './fields';
 import { checkBody } from './rules/body';
 import { isUuid, NOT_AN_ID } from './rules/formats';
 import { checkIdList, checkQuery } from './rules/query';
 import { RuleViolation } from './rules/violation';
-
-export { isUuid };
 
 /** A value the user left empty: n8n hands optional fields over as '' or undefined. */
 const isUnset = (value: unknown) => value === undefined || value === '';
@@ -27,16 +26,11 @@ const LABELS = new Map<string, string>(
 		...(spec.body?.fields ?? []).map((field): [string, string] => [field.name, field.label]),
 	]),
 );
-const labelOf = (field: string) =>
-	LABELS.get(field) ??
-	field
-		.replace(/_id$/, ' ID')
-		.replace(/_/g, ' ')
-		.replace(/\b\w/g, (c) => c.toUpperCase());
+const labelFor = (field: string) => LABELS.get(field) ?? labelOf(field);
 
 /** An item-level input error naming the field (as the user sees it, and as the API names it). */
 export function invalidInput(node: INode, field: string, reason: string): NodeOperationError {
-	const label = labelOf(field);
+	const label = labelFor(field);
 	const name = label === field ? `"${field}"` : `${label} "${field}"`;
 	return new NodeOperationError(node, `Invalid value for ${name}: ${reason}`, {
 		description: 'Nothing was sent to the API.',

@@ -71,7 +71,7 @@ export interface Fingerprint {
 	deleted?: boolean;
 }
 
-export const parseTime = (value: unknown): number | null => {
+const parseTime = (value: unknown): number | null => {
 	if (typeof value !== 'string' || value === '') return null;
 	const ms = Date.parse(value);
 	return Number.isNaN(ms) ? null : ms;

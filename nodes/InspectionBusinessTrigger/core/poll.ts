@@ -24,7 +24,7 @@ import { Budget, keepFrom, type WalkContext, walkList, type WalkPlan } from './w
 
 export type { ListPage, ListRequest, ListSource, PollOptions, TriggerItem } from './types';
 
-export interface PollResult {
+interface PollResult {
 	items: TriggerItem[];
 	state: StoredState;
 	/** False when the budget cut a walk short; the next poll continues it. */

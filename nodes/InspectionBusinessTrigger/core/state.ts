@@ -17,14 +17,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { INSPECTION_STATUSES, REPORT_STATUSES, UUID_PATTERN } from '../../shared/endpoints';
+import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+import { isUuid } from '../../shared/rules/formats';
 import { type Fingerprint, type Resource, RESOURCES } from './events';
 
 /** Fingerprint codes: a known status packs into its index, anything else into its text. */
 const STATUS_CODES: readonly string[] = INSPECTION_STATUSES;
 const REPORT_CODES: readonly string[] = REPORT_STATUSES;
 
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 export const DEFAULT_CAP = 100_000;
 
 /** baseline: record without emitting; existing: emit as existing; live: emit changes. */
@@ -52,7 +53,7 @@ export interface PendingWalk {
  * that changed between its pages (it jumps above the walk, unread). The next
  * window finds it, and judges "added" against this earlier floor, not its own.
  */
-export interface StoredResource {
+interface StoredResource {
 	mode: Mode;
 	position: number | null;
 	/** The server's clock minus the local one, as last stored (see followServerClock in walks.ts). */
@@ -78,11 +79,9 @@ export interface ResourceState {
 	seen: Map<string, Fingerprint>;
 }
 
-const UUID = new RegExp(UUID_PATTERN);
-
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
 function packId(id: string): string {
-	return UUID.test(id)
+	return isUuid(id)
 		? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')
 		: `~${encodeURIComponent(id)}`;
 }

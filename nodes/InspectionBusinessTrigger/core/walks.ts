@@ -110,7 +110,7 @@ const newestOf = (a: number | null, b: number | null) =>
  * clock set back by up to this much re-opens a window whose versions the
  * dedupe still knows, so none is emitted twice.
  */
-export const CLOCK_JUMP_TOLERANCE_MS = 3 * 60 * 60_000;
+const CLOCK_JUMP_TOLERANCE_MS = 3 * 60 * 60_000;
 /** Below this, a difference between the two clocks is noise (the Date header counts whole seconds). */
 const CLOCK_JITTER_MS = 5_000;
 

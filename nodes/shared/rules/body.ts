@@ -12,7 +12,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One non-null value against its field's type. */
-export function checkBodyValue(field: BodyField, value: unknown): unknown {
+function checkBodyValue(field: BodyField, value: unknown): unknown {
 	const fail = (reason: string) => new RuleViolation(field.name, reason);
 	const shown = JSON.stringify(value);
 	switch (field.type) {

@@ -13,7 +13,7 @@ export type QueryValue = string | string[] | number | boolean;
 export type ParsedQuery = Record<string, QueryValue | undefined>;
 
 /** Pairs of timestamp parameters that bound a range: the start may not be later than the end. */
-export const QUERY_RANGES: Partial<Record<EndpointKey, readonly (readonly [string, string])[]>> = {
+const QUERY_RANGES: Partial<Record<EndpointKey, readonly (readonly [string, string])[]>> = {
 	listContactStats: [['from', 'to']],
 };
 
@@ -27,7 +27,7 @@ export function checkIdList(name: string, ids: readonly string[], maxItems: numb
 	return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
 
-export function checkQueryValue(param: QueryParam, values: readonly string[]): QueryValue {
+function checkQueryValue(param: QueryParam, values: readonly string[]): QueryValue {
 	const { name } = param;
 	const fail = (reason: string) => new RuleViolation(name, reason);
 	if (param.type === 'string-array') {

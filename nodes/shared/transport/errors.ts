@@ -8,18 +8,17 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
-
-const MB = 1024 * 1024;
+import { megabytes } from '../rules/formats';
 
 /** Replaces the key (and any bearer token) in text; the key is never shown, even in part. */
-export function redact(text: string, apiKey: string): string {
+function redact(text: string, apiKey: string): string {
 	let result = text.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1[redacted]');
 	if (apiKey) result = result.split(apiKey).join('[redacted]');
 	return result;
 }
 
 /** Deep copy of parsed JSON with every string redacted. */
-export function redactDeep(value: unknown, apiKey: string): unknown {
+function redactDeep(value: unknown, apiKey: string): unknown {
 	if (typeof value === 'string') return redact(value, apiKey);
 	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, apiKey));
 	if (value !== null && typeof value === 'object') {
@@ -40,7 +39,7 @@ const text = (value: unknown): string | undefined =>
 	typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
 /** A6: reads the message from each known error body shape. */
-export function serverMessage(body: unknown): ServerMessage {
+function serverMessage(body: unknown): ServerMessage {
 	if (typeof body === 'string') return { message: text(body.slice(0, 500)) };
 	if (body === null || typeof body !== 'object') return {};
 	const record = body as Record<string, unknown>;
@@ -101,7 +100,7 @@ function hint(
 				: 'The address was not found; check the Base URL in the credential (without /v1).';
 		}
 		case 413:
-			return `The file is too large: a contact photo or a document may be at most ${LIMITS.photoMaxBytes / MB} MB, a report ${LIMITS.reportMaxBytes / MB} MB.`;
+			return `The file is too large: a contact photo or a document may be at most ${megabytes(LIMITS.photoMaxBytes)}, a report ${megabytes(LIMITS.reportMaxBytes)}.`;
 		case 429:
 			return 'The rate limit of the key owner was exceeded and did not clear in time. Try a lower Requests per Minute in the credential, or run fewer workflows with keys of the same user at once.';
 		default:
@@ -109,7 +108,7 @@ function hint(
 	}
 }
 
-export interface StatusErrorInput {
+interface StatusErrorInput {
 	status: number;
 	statusText?: string;
 	body: unknown;

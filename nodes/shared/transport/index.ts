@@ -31,7 +31,7 @@ export type { N8nContext } from './types';
 export { downloadSignedLink } from './download';
 export { uploadFile, type UploadOptions, type UploadRule } from './upload';
 
-export interface ApiRequestOptions {
+interface ApiRequestOptions {
 	pathParams?: Record<string, string>;
 	query?: IDataObject;
 	body?: IDataObject;
@@ -85,7 +85,7 @@ function isListAnswer(value: unknown): value is ListAnswer {
 }
 
 /** One page of a list as the transport hands it on (the sandbox's `Page` is the server's side). */
-export interface RecordPage {
+interface RecordPage {
 	records: IDataObject[];
 	nextCursor: string | null;
 	/** The server's clock when it answered (its Date header), if it sent one. */

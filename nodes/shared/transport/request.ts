@@ -14,7 +14,7 @@ import { type ApiSettings, apiSettings, CREDENTIAL_TYPE } from './settings';
 import type { N8nContext } from './types';
 
 /** One endpoint call, already validated: path parameters, query and body as they go on the wire. */
-export interface ApiCall {
+interface ApiCall {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	endpoint: EndpointKey;
 	pathParams: Record<string, string>;
@@ -24,7 +24,7 @@ export interface ApiCall {
 	upload?: 'photo' | 'report' | 'document';
 }
 
-export interface ApiAnswer {
+interface ApiAnswer {
 	/** The parsed JSON body. */
 	json: unknown;
 	headers: Record<string, unknown>;
@@ -198,6 +198,19 @@ export async function sendApiRequest(
 		const status = response.statusCode;
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
 		const body = bodyBytes(response);
+		/** The API's own error answer, with the server's message and a note on what was tried. */
+		const answerError = (note: string | undefined) => {
+			const parsed = parseJson(body);
+			return statusError(node, {
+				status,
+				statusText: (response as { statusMessage?: string }).statusMessage,
+				body: parsed.ok ? parsed.value : body.toString('utf8'),
+				endpoint: call.endpoint,
+				pathParams: call.pathParams,
+				apiKey,
+				note,
+			});
+		};
 		if (status === 429) {
 			// A7: Retry-After in seconds, or back off; the server did nothing, so any method may repeat.
 			attempt--;
@@ -214,16 +227,7 @@ export async function sendApiRequest(
 			// A wait past the deadline is not imposed on the key's other callers: this one gives up instead.
 			release({ kind: 'rate-limited', untilMs: waiting ? now + wait : now });
 			if (waiting) continue;
-			const parsed = parseJson(body);
-			throw statusError(node, {
-				status,
-				statusText: (response as { statusMessage?: string }).statusMessage,
-				body: parsed.ok ? parsed.value : body.toString('utf8'),
-				endpoint: call.endpoint,
-				pathParams: call.pathParams,
-				apiKey,
-				note: rateLimitNote(settings, sent, limited),
-			});
+			throw answerError(rateLimitNote(settings, sent, limited));
 		}
 		release({ kind: 'answered' });
 		const parsed = parseJson(body);
@@ -245,15 +249,7 @@ export async function sendApiRequest(
 				: status >= 500
 					? `Tried ${attempt} times.`
 					: undefined;
-		throw statusError(node, {
-			status,
-			statusText: (response as { statusMessage?: string }).statusMessage,
-			body: parsed.ok ? parsed.value : body.toString('utf8'),
-			endpoint: call.endpoint,
-			pathParams: call.pathParams,
-			apiKey,
-			note,
-		});
+		throw answerError(note);
 	}
 }
 

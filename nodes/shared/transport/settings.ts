@@ -22,8 +22,7 @@ export interface ApiSettings {
  * sandbox, a local proxy). Tested on the text as typed, so the node and the
  * credential test (an n8n expression, which has no URL parser) decide alike.
  */
-export const ALLOWED_URL =
-	/^(https:\/\/|http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?(\/|$))/i;
+const ALLOWED_URL = /^(https:\/\/|http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?(\/|$))/i;
 
 /** What a Base URL may end with and still mean the API root: `/`, `/v1`, `/v1/`. */
 export const API_ROOT_SUFFIX = /(\/v1)?\/*$/i;

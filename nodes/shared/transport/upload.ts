@@ -13,7 +13,7 @@ import { callApi } from './request';
 
 export type UploadRule = keyof typeof FILE_RULES;
 
-export interface UploadFileInput {
+interface UploadFileInput {
 	data: Buffer;
 	fileName: string;
 	mimeType: string;

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { paginate } from '../../../shared/transport';
+import { readAll } from '../../../shared/transport';
+import { locatorParameter } from './locators';
 
 /**
  * Finds attachments by inspection plus attachment id (an attachment id is
@@ -18,11 +19,10 @@ export function attachmentFinder(ctx: IExecuteFunctions) {
 		}
 		return attachments;
 	};
-	return async (
-		inspectionId: string,
-		attachmentId: string,
-		itemIndex: number,
-	): Promise<IDataObject> => {
+	/** The attachment named by the item's Inspection ID and Attachment ID. */
+	return async (itemIndex: number): Promise<IDataObject> => {
+		const inspectionId = locatorParameter(ctx, 'inspection_id', itemIndex);
+		const attachmentId = locatorParameter(ctx, 'attachment_id', itemIndex);
 		const attachment = (await listing(inspectionId)).find((a) => String(a.id) === attachmentId);
 		if (!attachment) {
 			throw new NodeOperationError(
@@ -39,12 +39,7 @@ export function attachmentFinder(ctx: IExecuteFunctions) {
 }
 
 async function listAll(ctx: IExecuteFunctions, inspectionId: string): Promise<IDataObject[]> {
-	const attachments: IDataObject[] = [];
-	for await (const page of paginate.call(ctx, 'listInspectionAttachments', {
+	return await readAll.call(ctx, 'listInspectionAttachments', {
 		pathParams: { inspection_id: inspectionId },
-		query: {},
-	})) {
-		for (const attachment of page) attachments.push(attachment);
-	}
-	return attachments;
+	});
 }

@@ -22,9 +22,9 @@ const ENDPOINT = 'listContacts';
 /** How the API compares emails: exact, case-insensitive. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
-export type Strategy = 'lookup' | 'walk';
+type Strategy = 'lookup' | 'walk';
 
-export interface EmailPlan {
+interface EmailPlan {
 	uniqueEmails: number;
 	/** Contacts in the account, from the count; undefined when no count was needed. */
 	contacts?: number;
@@ -54,7 +54,7 @@ export function planFor(uniqueEmails: number, contacts?: number): EmailPlan {
 export const needsCount = (uniqueEmails: number): boolean => uniqueEmails >= 2;
 
 /** What one email resolved to: the contacts that have it, or the error that stopped the search. */
-export type EmailMatch = IDataObject[] | { failed: unknown };
+type EmailMatch = IDataObject[] | { failed: unknown };
 
 /** One request per email; a failed lookup fails only the items with that email. */
 export async function lookUpEmails(

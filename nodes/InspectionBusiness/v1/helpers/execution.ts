@@ -6,13 +6,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isUuid } from '../../../shared/validation';
+import { isUuid } from '../../../shared/rules/formats';
 import { locatorParameter } from './locators';
 
 export type ItemError = NodeApiError | NodeOperationError;
 
 /** Tags a transport or parameter error with the item it belongs to; wraps anything else. */
-export function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
 		return error;
@@ -61,6 +61,18 @@ export async function forEachItem(
 		}
 	}
 	return output;
+}
+
+/** `forEachItem` for operations on the record named by a path ID parameter, e.g. contact_id. */
+export async function forEachIdItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	idParameter: string,
+	run: (id: string, itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(ctx, items, async (itemIndex) => {
+		return await run(locatorParameter(ctx, idParameter, itemIndex), itemIndex);
+	});
 }
 
 /**

@@ -6,7 +6,7 @@ import { getByIds, idKey } from '../../../shared/transport';
 import { continueOrThrow, errorItem, uuidParameter } from './execution';
 import type { ItemError } from './execution';
 
-export interface GetConfig {
+interface GetConfig {
 	endpoint: EndpointKey;
 	/** The record's name for messages, e.g. "Contact". */
 	record: string;

@@ -10,7 +10,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { recordIdField } from '../../../shared/fields';
-import { downloadSignedLink } from '../../../shared/transport';
+import { binaryPropertyField, downloadToBinary } from './download';
 import { getRecords } from './get';
 import { idsParamOf } from './list';
 import type { Operation } from './operations';
@@ -37,14 +37,7 @@ export function recordFileOperation(config: {
 			...recordIdField(record),
 			description: `ID of the ${record.toLowerCase()} whose ${file} to download. All input items are read together for fresh links.`,
 		},
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			required: true,
-			default: 'data',
-			hint: 'The name of the output binary field to put the file in',
-		},
+		binaryPropertyField,
 	];
 
 	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
@@ -65,14 +58,7 @@ export function recordFileOperation(config: {
 						{ itemIndex, description: config.noFileHint },
 					);
 				}
-				const download = await downloadSignedLink.call(this, url);
-				const binary = await this.helpers.prepareBinaryData(
-					download.data,
-					download.fileName,
-					download.mimeType,
-				);
-				const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-				return { ...item, binary: { [property]: binary } };
+				return { ...item, binary: await downloadToBinary(this, itemIndex, url) };
 			},
 		});
 	}

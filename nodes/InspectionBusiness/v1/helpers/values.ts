@@ -18,14 +18,14 @@ export function sortValue(field: string, direction: string): string | undefined 
 }
 
 /** A resource locator's value, or a plain string given by expression. */
-export function locatorValue(value: unknown): string {
+function locatorValue(value: unknown): string {
 	if (value && typeof value === 'object' && 'value' in value)
 		return String((value as IDataObject).value ?? '');
 	return typeof value === 'string' ? value : '';
 }
 
 /** A comma-separated list or an array (from an expression) as a clean list. */
-export function listValue(value: unknown): string[] {
+function listValue(value: unknown): string[] {
 	const parts = Array.isArray(value)
 		? value.map(String)
 		: typeof value === 'string'
@@ -41,7 +41,7 @@ export function listValue(value: unknown): string[] {
  * blank). Clearing a field is always explicit (Update's Fields to Clear), so
  * an expression that evaluates to nothing never wipes data.
  */
-export const isUntouched = (value: unknown) =>
+const isUntouched = (value: unknown) =>
 	value === undefined ||
 	value === null ||
 	value === '' ||

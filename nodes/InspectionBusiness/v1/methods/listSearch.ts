@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
-import { LIMITS } from '../../../shared/endpoints';
+import { CONTACT_ROLE_GROUPS, LIMITS } from '../../../shared/endpoints';
 import { idFromRecordUrl } from '../../../shared/locators';
 import { apiRequest, readAll } from '../../../shared/transport';
 
@@ -84,6 +84,8 @@ export async function searchContacts(
 	});
 }
 
+const CLIENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.client;
+
 /** Most recently updated first, canceled ones too, labelled "address · date · client". */
 export async function searchInspections(
 	this: ILoadOptionsFunctions,
@@ -94,7 +96,7 @@ export async function searchInspections(
 		const address = text((inspection.address as IDataObject | null)?.full) || 'No address';
 		const when = dateTime(inspection.scheduled_for) || 'not scheduled';
 		const clients = ((inspection.contacts ?? []) as IDataObject[])
-			.filter((contact) => contact.role === 'Customer')
+			.filter((contact) => CLIENT_ROLES.includes(String(contact.role)))
 			.map((contact) => joined([contact.first_name, contact.last_name], ' '));
 		return joined([address, when, clients.join(', ')], ' · ');
 	};

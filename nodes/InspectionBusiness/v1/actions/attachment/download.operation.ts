@@ -3,10 +3,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../../shared/fields';
-import { downloadSignedLink } from '../../../../shared/transport';
 import { attachmentFinder } from '../../helpers/attachments';
+import { binaryPropertyField, downloadToBinary } from '../../helpers/download';
 import { forEachItem } from '../../helpers/execution';
-import { locatorParameter } from '../../helpers/locators';
 
 /** Download reads a fresh signed link from the inspection's attachment list, then fetches it. */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -51,14 +50,7 @@ export const description = updateDisplayOptions(
 				'The signed link to download, e.g. the URL of an attachment or a photo; the API key is never sent to it',
 			displayOptions: { show: { source: ['url'] } },
 		},
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			required: true,
-			default: 'data',
-			hint: 'The name of the output binary field to put the file in',
-		},
+		binaryPropertyField,
 	],
 );
 
@@ -74,13 +66,11 @@ export async function execute(
 			json = items[itemIndex].json;
 			url = (this.getNodeParameter('url', itemIndex) as string).trim();
 		} else {
-			const inspectionId = locatorParameter(this, 'inspection_id', itemIndex);
-			const attachmentId = locatorParameter(this, 'attachment_id', itemIndex);
-			json = await findAttachment(inspectionId, attachmentId, itemIndex);
+			json = await findAttachment(itemIndex);
 			if (!json.url) {
 				throw new NodeOperationError(
 					this.getNode(),
-					`Attachment ${attachmentId} has no file to download`,
+					`Attachment ${String(json.id)} has no file to download`,
 					{
 						itemIndex,
 						description:
@@ -96,13 +86,10 @@ export async function execute(
 				description: 'Map URL to the url (or photo_url, cover_photo_url) of a record.',
 			});
 		}
-		const file = await downloadSignedLink.call(this, url);
-		const binary = await this.helpers.prepareBinaryData(
-			file.data,
-			file.fileName ?? (json.filename as string | undefined),
-			file.mimeType ?? (json.content_type as string | undefined),
-		);
-		const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		return [{ json, binary: { [property]: binary }, pairedItem: { item: itemIndex } }];
+		const binary = await downloadToBinary(this, itemIndex, url, {
+			fileName: json.filename as string | undefined,
+			mimeType: json.content_type as string | undefined,
+		});
+		return [{ json, binary, pairedItem: { item: itemIndex } }];
 	});
 }

@@ -5,7 +5,6 @@ import type { EndpointKey } from '../../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../../shared/fields';
 import { attachmentFinder } from '../../helpers/attachments';
 import { forEachItem } from '../../helpers/execution';
-import { locatorParameter } from '../../helpers/locators';
 
 /** Get reads the inspection's attachment list (attachment ids are unique within it only). */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -22,9 +21,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const findAttachment = attachmentFinder(this);
 	return await forEachItem(this, items, async (itemIndex) => {
-		const inspectionId = locatorParameter(this, 'inspection_id', itemIndex);
-		const attachmentId = locatorParameter(this, 'attachment_id', itemIndex);
-		const json = await findAttachment(inspectionId, attachmentId, itemIndex);
+		const json = await findAttachment(itemIndex);
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});
 }

@@ -16,8 +16,7 @@ import {
 	validateUploadFile,
 } from '../../../../shared/transport/upload';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
-import { forEachItem } from '../../helpers/execution';
-import { locatorParameter } from '../../helpers/locators';
+import { forEachIdItem } from '../../helpers/execution';
 
 export const endpoint = 'uploadAttachment' satisfies EndpointKey;
 
@@ -108,8 +107,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const inspectionId = locatorParameter(this, 'inspection_id', itemIndex);
+	return await forEachIdItem(this, items, 'inspection_id', async (inspectionId, itemIndex) => {
 		const kind = this.getNodeParameter('kind', itemIndex) as 'report' | 'document';
 		const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
 		const fields: Record<string, string> = { kind };

@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../../shared/endpoints';
 import { pathIdField } from '../../../../shared/fields';
 import { apiRequest } from '../../../../shared/transport';
-import { forEachItem } from '../../helpers/execution';
-import { locatorParameter } from '../../helpers/locators';
+import { forEachIdItem } from '../../helpers/execution';
 
 export const endpoint: EndpointKey = 'deleteContactPhoto';
 
@@ -23,8 +22,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const contactId = locatorParameter(this, 'contact_id', itemIndex);
+	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
 		const contact = (await apiRequest.call(this, endpoint, {
 			pathParams: { contact_id: contactId },
 		})) as IDataObject;

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../../shared/endpoints';
-import { paginate } from '../../../../shared/transport';
+import { readAll } from '../../../../shared/transport';
 import { forEachItem } from '../../helpers/execution';
 import { CONTACT_SIMPLIFY, outputShape, simplifyProperties } from '../../helpers/shape';
 
@@ -44,12 +44,11 @@ export async function execute(
 			});
 		}
 		const shape = outputShape(this, itemIndex, CONTACT_SIMPLIFY);
-		const output: INodeExecutionData[] = [];
-		for await (const page of paginate.call(this, endpoint, { query: { email } })) {
-			for (const contact of page) {
-				output.push({ json: shape ? shape(contact) : contact, pairedItem: { item: itemIndex } });
-			}
-		}
+		const contacts = await readAll.call(this, endpoint, { query: { email } });
+		const output: INodeExecutionData[] = contacts.map((contact) => ({
+			json: shape ? shape(contact) : contact,
+			pairedItem: { item: itemIndex },
+		}));
 		if (output.length === 0) {
 			throw new NodeOperationError(this.getNode(), `No contact with email ${email}`, {
 				itemIndex,

@@ -6,8 +6,7 @@ import { bodyCollection, fieldsToClear, pathIdField } from '../../../../shared/f
 import { apiRequest } from '../../../../shared/transport';
 import { underRule } from '../../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
-import { forEachItem } from '../../helpers/execution';
-import { locatorParameter } from '../../helpers/locators';
+import { forEachIdItem } from '../../helpers/execution';
 import { bodyValues } from '../../helpers/values';
 
 export const endpoint: EndpointKey = 'updateContact';
@@ -34,8 +33,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const contactId = locatorParameter(this, 'contact_id', itemIndex);
+	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
 		const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const body = underRule(this.getNode(), () =>
 			bodyValues(endpoint, updateFields, this.getTimezone()),

@@ -5,8 +5,7 @@ import type { EndpointKey } from '../../../../shared/endpoints';
 import { binaryInputField, pathIdField } from '../../../../shared/fields';
 import { uploadFile } from '../../../../shared/transport';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
-import { forEachItem } from '../../helpers/execution';
-import { locatorParameter } from '../../helpers/locators';
+import { forEachIdItem } from '../../helpers/execution';
 
 export const endpoint = 'uploadContactPhoto' satisfies EndpointKey;
 
@@ -24,8 +23,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const contactId = locatorParameter(this, 'contact_id', itemIndex);
+	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
 		const file = await readBinaryFile(this, itemIndex, 'photo');
 		const contact = await uploadFile.call(this, endpoint, {
 			pathParams: { contact_id: contactId },

@@ -7,7 +7,7 @@ import { apiRequest } from '../../../../shared/transport';
 import { underRule, validateBody } from '../../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { emailKey, matchEmails } from '../../helpers/emailMatch';
-import { errorItem, itemError } from '../../helpers/execution';
+import { continueOrThrow, errorItem } from '../../helpers/execution';
 import type { ItemError } from '../../helpers/execution';
 import { bodyValues } from '../../helpers/values';
 
@@ -46,7 +46,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-export type UpsertAction = 'created' | 'updated' | 'unchanged';
+type UpsertAction = 'created' | 'updated' | 'unchanged';
 
 interface Pending {
 	email: string;
@@ -71,9 +71,7 @@ export async function execute(
 		try {
 			pending.push(readItem(this, itemIndex));
 		} catch (error) {
-			const failure = itemError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
-			pending.push({ error: failure });
+			pending.push({ error: continueOrThrow(this, error, itemIndex) });
 		}
 	}
 
@@ -92,9 +90,7 @@ export async function execute(
 			matches.set(key, [contact]);
 			output.push({ json: { ...contact, action }, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			const failure = itemError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
-			output.push(errorItem(failure, itemIndex));
+			output.push(errorItem(continueOrThrow(this, error, itemIndex), itemIndex));
 		}
 	}
 	return output;

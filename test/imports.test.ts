@@ -1,0 +1,89 @@
+/**
+ * No import circles: the relative imports (type-only ones included) of every
+ * .ts file under nodes/, credentials/, sandbox/ and scripts/ form a graph
+ * without cycles. A circle makes load order matter and hides which module owns
+ * a definition.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = join(__dirname, '..');
+const FOLDERS = ['nodes', 'credentials', 'sandbox', 'scripts'];
+
+function tsFiles(folder: string): string[] {
+	return readdirSync(folder).flatMap((name) => {
+		const path = join(folder, name);
+		if (statSync(path).isDirectory()) return tsFiles(path);
+		return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+	});
+}
+
+/** `from '…'`, `import '…'`, `import('…')` and `require('…')` with a relative specifier. */
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]*)['"]/g;
+
+function resolveImport(fromFile: string, specifier: string): string | undefined {
+	const base = resolve(dirname(fromFile), specifier);
+	const candidates = [base, `${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts')];
+	return candidates.find((candidate) => candidate.endsWith('.ts') && existsSync(candidate));
+}
+
+function importGraph(files: string[]): Map<string, string[]> {
+	const graph = new Map<string, string[]>();
+	for (const file of files) {
+		const text = readFileSync(file, 'utf8');
+		const targets = [...text.matchAll(SPECIFIER)]
+			.map((match) => resolveImport(file, match[1]))
+			.filter((target): target is string => target !== undefined);
+		graph.set(file, [...new Set(targets)]);
+	}
+	return graph;
+}
+
+/** Every cycle found by a depth-first walk, each as the list of files around it. */
+function cycles(graph: Map<string, string[]>): string[][] {
+	const found: string[][] = [];
+	const done = new Set<string>();
+	const stack: string[] = [];
+	const onStack = new Set<string>();
+	const visit = (file: string) => {
+		stack.push(file);
+		onStack.add(file);
+		for (const next of graph.get(file) ?? []) {
+			if (onStack.has(next)) found.push([...stack.slice(stack.indexOf(next)), next]);
+			else if (!done.has(next)) visit(next);
+		}
+		stack.pop();
+		onStack.delete(file);
+		done.add(file);
+	};
+	for (const file of graph.keys()) if (!done.has(file)) visit(file);
+	return found;
+}
+
+describe('imports', () => {
+	const files = FOLDERS.flatMap((folder) => tsFiles(join(root, folder)));
+
+	it('reads the relative imports of every file (the walk sees the graph)', () => {
+		const graph = importGraph(files);
+		expect(files.length).toBeGreaterThan(50);
+		const edges = [...graph.values()].reduce((sum, targets) => sum + targets.length, 0);
+		expect(edges).toBeGreaterThan(files.length);
+	});
+
+	it('finds a cycle when there is one', () => {
+		const graph = new Map([
+			['a', ['b']],
+			['b', ['c']],
+			['c', ['a']],
+			['d', ['a']],
+		]);
+		expect(cycles(graph)).toEqual([['a', 'b', 'c', 'a']]);
+	});
+
+	it('has no import circle in nodes/, credentials/, sandbox/ or scripts/', () => {
+		const named = cycles(importGraph(files)).map((cycle) =>
+			cycle.map((file) => relative(root, file)).join(' -> '),
+		);
+		expect(named).toEqual([]);
+	});
+});
