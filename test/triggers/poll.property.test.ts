@@ -17,6 +17,10 @@ import { historyArbitrary } from './history';
 import { MAX_LAG_MS, runHistory, type Totals } from './history-runner';
 
 const NUM_RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 250);
+/** Replays a failure: fast-check prints the seed of a failing run. */
+const SEED = process.env.TRIGGER_PROPERTY_SEED
+	? Number(process.env.TRIGGER_PROPERTY_SEED)
+	: undefined;
 
 test(`every distinct version is emitted exactly once, under clock skew and jumps (${NUM_RUNS} histories)`, async () => {
 	let runs = 0;
@@ -37,7 +41,7 @@ test(`every distinct version is emitted exactly once, under clock skew and jumps
 			const run = await runHistory(history);
 			for (const name of Object.keys(totals) as Array<keyof Totals>) totals[name] += run[name];
 		}),
-		{ numRuns: NUM_RUNS },
+		{ numRuns: NUM_RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
 	);
 	expect(runs).toBeGreaterThanOrEqual(NUM_RUNS);
 	// The histories must actually exercise what the property is about.
