@@ -97,3 +97,29 @@ test('an existing attachment that changed during the paged first walk is still r
 	};
 	await expect(runHistory(history)).resolves.toBeDefined();
 });
+
+test('a contact created while the server clock is set back by just over the overlap, seen by a poll that failed, is still reported', async () => {
+	// Shrunk from a failure of the property test (seed 1202082526): "after a complete poll: never emitted contacts|…3|1".
+	const history: History = {
+		pageSize: 1,
+		emitExisting: false,
+		initial: [],
+		steps: [
+			mutate({ ...add('contacts'), lagMs: 11 }),
+			poll(null, [add('contacts')]),
+			poll(1),
+			{ step: 'clock', offsetMs: -300_043 },
+			mutate(add('contacts')),
+			{ step: 'advance', ms: 119_889 },
+			{ ...poll(null, [add('contacts')], 8), refuseStoredCursors: true },
+			{ step: 'clock', offsetMs: 0 },
+			poll(null),
+			{ step: 'advance', ms: 0 },
+			poll(null),
+			mutate(add('contacts')),
+			mutate(add('contacts')),
+			{ step: 'restart' },
+		],
+	};
+	await expect(runHistory(history)).resolves.toBeDefined();
+});

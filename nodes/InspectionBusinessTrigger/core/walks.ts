@@ -187,7 +187,11 @@ export async function walkList(
 			continue;
 		}
 		const serverTime = page.serverTime ?? Infinity;
-		if (page.serverTime !== undefined && followServerClock(ctx, walk, page.serverTime)) continue;
+		if (
+			page.serverTime !== undefined &&
+			followServerClock(ctx, walk, plan.ascending, page.serverTime)
+		)
+			continue;
 		let end = page.nextCursor === null;
 		for (const record of page.records) {
 			const updatedAt = changeTime(record);
@@ -226,12 +230,18 @@ export async function walkList(
  * so a record dated in the future cannot hide what comes after it. And when
  * the server's clock went back against the local one by more than the overlap
  * (set back, or an earlier answer came from a clock running ahead), changes
- * since then may be dated before the window: it starts again that much
- * earlier (at most CLOCK_JUMP_TOLERANCE_MS), at once (true: fetch again). The
- * offset between the clocks is stored only when it moves by more than the
- * jitter, so an idle poll still leaves the state unchanged.
+ * since then may be dated before the window, or behind a resumed cursor: it
+ * starts again that much earlier (at most CLOCK_JUMP_TOLERANCE_MS), at once
+ * (true: fetch again). The offset between the clocks is stored only when it
+ * moves by more than the jitter, so an idle poll still leaves the state
+ * unchanged.
  */
-function followServerClock(ctx: WalkContext, walk: PendingWalk, serverTime: number): boolean {
+function followServerClock(
+	ctx: WalkContext,
+	walk: PendingWalk,
+	ascending: boolean,
+	serverTime: number,
+): boolean {
 	const { state, overlapMs } = ctx;
 	const offset = serverTime - ctx.now();
 	const last = state.clockOffset;
@@ -239,9 +249,17 @@ function followServerClock(ctx: WalkContext, walk: PendingWalk, serverTime: numb
 	if (state.position !== null && state.position > serverTime) state.position = serverTime;
 	if (walk.top !== null) walk.top = Math.min(walk.top, serverTime);
 	if (walk.anchor !== null) walk.anchor = Math.min(walk.anchor, serverTime);
-	if (last === undefined || walk.since === null) return false;
+	if (last === undefined) return false;
 	const wentBack = last - offset;
 	if (wentBack <= Math.max(overlapMs, CLOCK_JITTER_MS)) return false;
+	if (walk.since === null) {
+		// A window without a lower bound still has one once its cursor is past the set-back dates.
+		if (walk.cursor === null) return false;
+		walk.cursor = null;
+		// As after a refused cursor: ascending, everything before the newest record is done.
+		if (!ascending || walk.top === null) return true;
+		walk.since = walk.top;
+	}
 	walk.since -= Math.min(wentBack, CLOCK_JUMP_TOLERANCE_MS);
 	walk.cursor = null;
 	if (walk.floor !== null) walk.floor = Math.min(walk.floor, walk.since);
