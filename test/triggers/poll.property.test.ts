@@ -17,10 +17,13 @@ import { historyArbitrary } from './history';
 import { MAX_LAG_MS, runHistory, type Totals } from './history-runner';
 
 const NUM_RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 250);
-/** Replays a failure: fast-check prints the seed of a failing run. */
-const SEED = process.env.TRIGGER_PROPERTY_SEED
-	? Number(process.env.TRIGGER_PROPERTY_SEED)
-	: undefined;
+/**
+ * A fixed seed by default, so every CI run checks the same histories and a failure replays
+ * exactly. Random seeds found the clock counterexamples now kept in poll.regression.test.ts; set
+ * TRIGGER_PROPERTY_SEED=random (with TRIGGER_PROPERTY_RUNS) to explore, or to a printed seed.
+ */
+const SEED_SETTING = process.env.TRIGGER_PROPERTY_SEED ?? '1';
+const SEED = SEED_SETTING === 'random' ? undefined : Number(SEED_SETTING);
 
 test(`every distinct version is emitted exactly once, under clock skew and jumps (${NUM_RUNS} histories)`, async () => {
 	let runs = 0;
