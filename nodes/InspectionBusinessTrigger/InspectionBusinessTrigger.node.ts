@@ -29,7 +29,7 @@ export class InspectionBusinessTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
-			'Starts the workflow when contacts, inspections or attachments change, by polling the API',
+			'Starts the workflow when contacts, inspections, inspection events or attachments change, by polling the API',
 		defaults: { name: 'Inspection Business Trigger' },
 		polling: true,
 		inputs: [],
@@ -43,7 +43,7 @@ export class InspectionBusinessTrigger implements INodeType {
 				required: true,
 				default: [],
 				description:
-					'Changes to report. Each item carries event, events (all selected events of that change), the full record and previous (what the trigger last saw of it).',
+					'Changes to report. Each item carries event, events (all selected events of that change), the full record, previous (what the trigger last saw of it) and changes (the watched fields that changed, each with before and after).',
 				options: [
 					{
 						name: 'Attachment Added',
@@ -51,11 +51,36 @@ export class InspectionBusinessTrigger implements INodeType {
 						description: 'An additional report or document appeared on an inspection',
 					},
 					{ name: 'Contact Created', value: 'contact.created' },
-					{ name: 'Contact Updated', value: 'contact.updated' },
+					{
+						name: 'Contact Tag Added',
+						value: 'contact.tag_added',
+						description: 'A contact got a tag (also a new contact created with tags)',
+					},
+					{
+						name: 'Contact Tag Removed',
+						value: 'contact.tag_removed',
+						description: 'A tag was taken off a contact',
+					},
+					{
+						name: 'Contact Updated',
+						value: 'contact.updated',
+						description:
+							'Any change to a contact the trigger has seen before, tag changes included',
+					},
 					{ name: 'Inspection Canceled', value: 'inspection.canceled' },
 					{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
 					{ name: 'Inspection Created', value: 'inspection.created' },
 					{ name: 'Inspection Deleted', value: 'inspection.deleted' },
+					{
+						name: 'Inspection Event Created',
+						value: 'inspection_event.created',
+						description: 'A new appointment on an inspection, such as a drop-off or pick-up',
+					},
+					{
+						name: 'Inspection Event Updated',
+						value: 'inspection_event.updated',
+						description: 'An appointment on an inspection changed (time, name, inspectors)',
+					},
 					{
 						name: 'Inspection Report Published',
 						value: 'inspection.published',
@@ -87,7 +112,7 @@ export class InspectionBusinessTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether the first poll emits every record that already exists (event contact.existing, inspection.existing or attachment.existing) instead of only taking a baseline',
+							'Whether the first poll emits every record that already exists (event contact.existing, inspection.existing, inspection_event.existing or attachment.existing) instead of only taking a baseline',
 					},
 					{
 						displayName: 'Overlap (Minutes)',

@@ -16,6 +16,7 @@ import type { ListPage, ListSource } from './core/types';
 const ENDPOINT_OF: Record<Resource, EndpointKey> = {
 	contacts: 'listContacts',
 	inspections: 'listInspections',
+	events: 'listEvents',
 	attachments: 'listAttachments',
 };
 
@@ -57,15 +58,19 @@ export function apiSource(context: IPollFunctions): ListSource {
 	};
 }
 
-/** The test run's look at the account: the newest page of each watched resource. */
+/**
+ * The test run's look at the account: the newest page of each watched
+ * resource. Inspection events cannot be sorted (A9): one full page stands in.
+ */
 export async function newestRecords(
 	source: ListSource,
 	resources: Resource[],
 ): Promise<Array<{ resource: Resource; records: IDataObject[] }>> {
 	const pages = [];
 	for (const resource of resources) {
-		const query: IDataObject = { limit: 20 };
-		if (resource !== 'attachments') query.sort = '-updated_at'; // the attachments list is newest first already
+		const query: IDataObject = { limit: resource === 'events' ? 200 : 20 };
+		// The attachments list is newest first already.
+		if (resource === 'contacts' || resource === 'inspections') query.sort = '-updated_at';
 		if (resource === 'inspections')
 			Object.assign(query, { include_deleted: true, include_canceled: true });
 		const page = await source.fetch({ resource, query, cursor: null });

@@ -19,7 +19,9 @@ import {
 	type PollEvent,
 	recordKey,
 	type Resource,
+	RESOURCES,
 } from '../../nodes/InspectionBusinessTrigger/core/events';
+import { watchedValues } from '../../nodes/InspectionBusinessTrigger/core/watch';
 import { runPoll, type TriggerItem } from '../../nodes/InspectionBusinessTrigger/core/poll';
 import { decodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
 import { FakeApi, type Version } from './fake-api';
@@ -30,12 +32,14 @@ const OVERLAP_MS = 5 * MINUTE;
 export const MAX_LAG_MS = 3 * MINUTE; // below the overlap, with room for the polls' own duration
 const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
 
+const PREFIXES: Array<[string, Resource]> = [
+	['contact.', 'contacts'],
+	['inspection.', 'inspections'],
+	['inspection_event.', 'events'],
+	['attachment.', 'attachments'],
+];
 const resourceOfEvent = (event: string): Resource =>
-	event.startsWith('contact.')
-		? 'contacts'
-		: event.startsWith('inspection.')
-			? 'inspections'
-			: 'attachments';
+	PREFIXES.find(([prefix]) => event.startsWith(prefix))![1];
 
 /** Attachments are reported once per (inspection_id, id); the others once per version (content). */
 const versionKey = (resource: Resource, key: string, revision: unknown) =>
@@ -52,6 +56,56 @@ export interface Totals {
 	datedAhead: number;
 	olderThanPrevious: number;
 }
+
+const tagIds = (tags: unknown) =>
+	new Set((Array.isArray(tags) ? (tags as IDataObject[]) : []).map((t) => String(t.id)));
+
+/**
+ * `changes` agrees with the record: each field's `after` is the record's value
+ * (times as ISO, tags as {id, name}); a tag reported added is on the record, one
+ * removed is not; tag events come with the tags that moved.
+ */
+function checkChanges(resource: Resource, item: TriggerItem): void {
+	const { changes } = item;
+	const onRecord = tagIds(item.record.tags);
+	const tags = changes?.tags as IDataObject | undefined;
+	const added = (tags?.added ?? []) as IDataObject[];
+	const removed = (tags?.removed ?? []) as IDataObject[];
+	if (item.events.includes('contact.tag_added') && added.length === 0)
+		throw new Error('tag_added without an added tag');
+	if (item.events.includes('contact.tag_removed') && removed.length === 0)
+		throw new Error('tag_removed without a removed tag');
+	if (
+		added.some((t) => !onRecord.has(String(t.id))) ||
+		removed.some((t) => onRecord.has(String(t.id)))
+	)
+		throw new Error('changes.tags disagrees with the record');
+	if (changes === null) return;
+	const now = watchedValues(resource, item.record);
+	for (const [field, change] of Object.entries(changes)) {
+		const after = (change as IDataObject).after;
+		const held = now[field];
+		const expected =
+			field === 'tags'
+				? (item.record.tags ?? [])
+				: typeof held === 'number' && /_at$|_for$/.test(field)
+					? new Date(held).toISOString()
+					: held === ''
+						? null
+						: held;
+		if (
+			field === 'tags'
+				? !sameTags(after, expected)
+				: JSON.stringify(after) !== JSON.stringify(expected)
+		)
+			throw new Error(
+				`changes.${field}.after ${JSON.stringify(after)} is not the record's ${JSON.stringify(expected)}`,
+			);
+	}
+}
+
+const sameTags = (a: unknown, b: unknown) =>
+	[...tagIds(a)].sort().join() === [...tagIds(b)].sort().join();
 
 class Checker {
 	readonly emitted = new Map<string, number>();
@@ -78,6 +132,7 @@ class Checker {
 			}
 			if (item.events.includes('inspection.deleted') && item.record.deleted !== true)
 				throw new Error('deleted without deleted');
+			checkChanges(resource, item);
 			const previous = item.previous as IDataObject | null;
 			const before = previous === null ? null : Date.parse(String(previous.updated_at));
 			if (
@@ -107,7 +162,7 @@ class Checker {
 	/** The versions listed now, each with what its emission is recorded as (a pair, for attachments). */
 	current(): Map<string, string> {
 		const ids = new Map<string, string>();
-		for (const resource of ['contacts', 'inspections', 'attachments'] as const) {
+		for (const resource of RESOURCES) {
 			for (const v of this.api.listed(resource)) {
 				ids.set(
 					`${resource}|${String(recordKey(resource, v.data))}|${String(v.data.revision)}`,
@@ -134,7 +189,7 @@ function modesAtStart(stored: IDataObject, emitExisting: boolean): Set<Resource>
 	const states = decodeState(stored).resources;
 	const first = Object.keys(states).length === 0;
 	const baseline = new Set<Resource>();
-	for (const resource of ['contacts', 'inspections', 'attachments'] as const) {
+	for (const resource of RESOURCES) {
 		const mode = states[resource]?.mode ?? (first && emitExisting ? 'existing' : 'baseline');
 		if (mode === 'baseline') baseline.add(resource);
 	}

@@ -68,7 +68,13 @@ const MAX_BEHIND_MS = MINUTE;
 const changeOp = (maxLagMs: number): fc.Arbitrary<ChangeOp> =>
 	fc.record({
 		kind: fc.constantFrom('create', 'change', 'change'),
-		resource: fc.constantFrom<Resource>('contacts', 'inspections', 'inspections', 'attachments'),
+		resource: fc.constantFrom<Resource>(
+			'contacts',
+			'inspections',
+			'inspections',
+			'events',
+			'attachments',
+		),
 		pick: fc.nat(50),
 		action: fc.constantFrom(...INSPECTION_ACTIONS),
 		lagMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: maxLagMs })),
@@ -139,6 +145,15 @@ function inspectionPatch(
 	}
 }
 
+const TAGS = [0, 1, 2].map((i) => ({ id: uuid(900 + i), name: `Tag ${i}` }));
+
+/** Puts one of three tags on the contact, or takes it off. */
+function toggleTag(contact: IDataObject, pick: number): IDataObject[] {
+	const tags = Array.isArray(contact.tags) ? (contact.tags as IDataObject[]) : [];
+	const tag = TAGS[pick % TAGS.length];
+	return tags.some((t) => t.id === tag.id) ? tags.filter((t) => t.id !== tag.id) : [...tags, tag];
+}
+
 /** Applies one change to the fake API: a new record, or a new version of an existing one. */
 export function applyChange(api: FakeApi, op: ChangeOp): void {
 	const existing = [...api.records.values()].filter((r) => r.resource === op.resource);
@@ -171,7 +186,24 @@ export function applyChange(api: FakeApi, op: ChangeOp): void {
 				op.lagMs,
 				op.skewMs,
 			);
-		} else if (inspections.length > 0) {
+		} else if (op.resource === 'events' && inspections.length > 0) {
+			const inspectionId = inspections[op.pick % inspections.length].key;
+			api.change(
+				'events',
+				uuid(n),
+				(_p, now) => ({
+					id: uuid(n),
+					inspection_id: inspectionId,
+					name: 'Drop-off',
+					start_at: new Date(Date.parse(now) + 3_600_000).toISOString(),
+					end_at: null,
+					inspector_ids: [],
+					created_at: now,
+				}),
+				op.lagMs,
+				op.skewMs,
+			);
+		} else if (op.resource === 'attachments' && inspections.length > 0) {
 			const inspectionId = inspections[op.pick % inspections.length].key;
 			const id = String(n);
 			api.change(
@@ -196,6 +228,10 @@ export function applyChange(api: FakeApi, op: ChangeOp): void {
 		(previous, now) => {
 			const base = previous ?? {};
 			if (op.resource === 'inspections') return inspectionPatch(op.action, base, now);
+			if (op.resource === 'contacts' && op.pick % 2 === 0)
+				return { ...base, tags: toggleTag(base, op.pick) };
+			if (op.resource === 'events' && op.pick % 2 === 0)
+				return { ...base, start_at: new Date(Date.parse(now) + 7_200_000).toISOString() };
 			return { ...base, name: `changed at ${now}` };
 		},
 		op.lagMs,

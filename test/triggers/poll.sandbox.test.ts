@@ -1,8 +1,9 @@
 /**
  * The polling trigger through n8n-core's PollContext (the harness's runPoll,
  * static data kept between polls) against the in-process sandbox, changed with
- * the sandbox's control API: baseline, every event with record and previous,
- * the event filter, the request cost of an idle poll, and Fetch Test Event.
+ * the sandbox's control API: baseline, every event with record, previous and
+ * changes, the event filter, the request cost of an idle poll, and Fetch Test
+ * Event.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -59,6 +60,7 @@ test('the first poll takes a baseline and emits nothing; an idle poll costs one 
 	expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
 		'GET /v1/contacts',
 		'GET /v1/inspections',
+		'GET /v1/events',
 		'GET /v1/attachments',
 	]);
 	for (const request of requests) {
@@ -71,8 +73,9 @@ test('the first poll takes a baseline and emits nothing; an idle poll costs one 
 		include_deleted: 'true',
 		include_canceled: 'true',
 	});
-	// The newest-first attachment list takes no sort.
+	// The event list takes no sort (A9); the newest-first attachment list needs none.
 	expect(requests[2].query.sort).toBeUndefined();
+	expect(requests[3].query.sort).toBeUndefined();
 });
 
 test('only the resources the selected events need are watched', async () => {
@@ -94,6 +97,14 @@ test('inspection changes made in the business tools emit their events with the r
 			events: ['inspection.created'],
 			record: expect.objectContaining({ id }),
 			previous: null,
+			// New: every watched field with a value, changed from nothing.
+			changes: {
+				status: { before: null, after: 'waiting' },
+				'reports.status': { before: null, after: 'na' },
+				scheduled_for: { before: null, after: '2027-03-01T15:00:00.000Z' },
+				'price.payment_status': { before: null, after: 'unpaid' },
+				'price.amount_due': { before: null, after: 425 },
+			},
 		},
 	]);
 
@@ -105,7 +116,13 @@ test('inspection changes made in the business tools emit their events with the r
 		events: ['inspection.updated', 'inspection.confirmed'],
 		record: { id, status: 'confirmed' },
 		previous: { status: 'waiting', scheduled_for: '2027-03-01T15:00:00.000Z', deleted: false },
+		// Confirming also moves the reports from "na" to "pending".
+		changes: {
+			status: { before: 'waiting', after: 'confirmed' },
+			'reports.status': { before: 'na', after: 'pending' },
+		},
 	});
+	expect(Object.keys(items[0].changes as IDataObject)).toHaveLength(2);
 	expect((items[0].previous as IDataObject).updated_at).toBe(created.updated_at);
 
 	await sandbox.control.rescheduleInspection(id, '2027-03-02T09:30:00.000Z');
@@ -116,6 +133,17 @@ test('inspection changes made in the business tools emit their events with the r
 		record: { id, scheduled_for: '2027-03-02T09:30:00.000Z' },
 		previous: { status: 'confirmed', scheduled_for: '2027-03-01T15:00:00.000Z' },
 	});
+	expect(items[0].changes).toEqual({
+		scheduled_for: { before: '2027-03-01T15:00:00.000Z', after: '2027-03-02T09:30:00.000Z' },
+	});
+
+	await sandbox.control.payInspection(id);
+	items = await poll(staticData);
+	expect(items).toMatchObject([{ event: 'inspection.updated', record: { id } }]);
+	expect(items[0].changes).toEqual({
+		'price.payment_status': { before: 'unpaid', after: 'paid' },
+		'price.amount_due': { before: 425, after: 0 },
+	});
 
 	await sandbox.control.publishReports(id);
 	items = await poll(staticData);
@@ -123,6 +151,9 @@ test('inspection changes made in the business tools emit their events with the r
 		{ event: 'inspection.published', record: { id, reports: { status: 'published' } } },
 	]);
 	expect(items[0].previous).toMatchObject({ reports_status: 'pending' });
+	expect(items[0].changes).toEqual({
+		'reports.status': { before: 'pending', after: 'published' },
+	});
 
 	await sandbox.control.cancelInspection(id);
 	items = await poll(staticData);
@@ -139,13 +170,14 @@ test('inspection changes made in the business tools emit their events with the r
 	expect(items).toMatchObject([
 		{ event: 'inspection.deleted', record: { id, deleted: true }, previous: { deleted: false } },
 	]);
+	expect(items[0].changes).toEqual({ deleted: { before: false, after: true } });
 	expect((items[0].record as IDataObject).deleted_at).toEqual(expect.any(String));
 
 	// Nothing changed since: the overlap returns the same versions again, and they are not emitted twice.
 	expect(await poll(staticData)).toEqual([]);
 });
 
-test('contact changes emit contact.created and contact.updated', async () => {
+test('contact changes emit contact.created and contact.updated, with the watched fields that changed', async () => {
 	const staticData = await baseline();
 	const contact = (await sandbox.control.createContact('acme', {
 		first_name: 'Ada',
@@ -159,9 +191,11 @@ test('contact changes emit contact.created and contact.updated', async () => {
 			events: ['contact.created'],
 			record: expect.objectContaining({ id, first_name: 'Ada' }),
 			previous: null,
+			changes: { email: { before: null, after: 'ada@example.com' } },
 		},
 	]);
 
+	// A field the trigger does not watch: updated, with nothing in changes.
 	await sandbox.control.updateContact(id, { last_name: 'Lovelace' });
 	items = await poll(staticData);
 	expect(items).toEqual([
@@ -170,6 +204,67 @@ test('contact changes emit contact.created and contact.updated', async () => {
 			events: ['contact.updated'],
 			record: expect.objectContaining({ id, last_name: 'Lovelace' }),
 			previous: { updated_at: contact.updated_at },
+			changes: {},
+		},
+	]);
+
+	await sandbox.control.updateContact(id, { email: 'ada.lovelace@example.com' });
+	items = await poll(staticData);
+	expect(items).toMatchObject([
+		{
+			event: 'contact.updated',
+			changes: { email: { before: 'ada@example.com', after: 'ada.lovelace@example.com' } },
+		},
+	]);
+});
+
+test('tags put on and taken off a contact emit contact.tag_added and contact.tag_removed, by tag id', async () => {
+	const vip = (await sandbox.control.createTag('acme', 'Trigger VIP')) as IDataObject;
+	const lead = (await sandbox.control.createTag('acme', 'Trigger Lead')) as IDataObject;
+	const tag = (t: IDataObject) => ({ id: t.id, name: t.name });
+	const events: PollEvent[] = ['contact.tag_added', 'contact.tag_removed'];
+	const staticData = await baseline(events);
+
+	// Created with a tag: the tag was added.
+	const contact = (await sandbox.control.createContact('acme', {
+		first_name: 'Grace',
+		email: 'grace@example.com',
+		tag_ids: [vip.id],
+	})) as IDataObject;
+	const id = String(contact.id);
+	let items = await poll(staticData, events);
+	expect(items).toMatchObject([
+		{
+			event: 'contact.tag_added',
+			events: ['contact.tag_added'],
+			record: { id },
+			changes: { tags: { before: [], after: [tag(vip)], added: [tag(vip)], removed: [] } },
+		},
+	]);
+
+	// One tag swapped for another: both events, one item.
+	await sandbox.control.updateContact(id, { tag_ids: [lead.id] });
+	items = await poll(staticData, events);
+	expect(items).toHaveLength(1);
+	expect(items[0]).toMatchObject({
+		event: 'contact.tag_added',
+		events: ['contact.tag_added', 'contact.tag_removed'],
+		changes: {
+			tags: { before: [tag(vip)], after: [tag(lead)], added: [tag(lead)], removed: [tag(vip)] },
+		},
+	});
+
+	// A change without tags is not reported to a tags-only trigger.
+	await sandbox.control.updateContact(id, { notes: 'called back' });
+	expect(await poll(staticData, events)).toEqual([]);
+
+	await sandbox.control.updateContact(id, { tag_ids: [] });
+	items = await poll(staticData, events);
+	expect(items).toMatchObject([
+		{
+			event: 'contact.tag_removed',
+			events: ['contact.tag_removed'],
+			changes: { tags: { before: [tag(lead)], after: [], added: [], removed: [tag(lead)] } },
 		},
 	]);
 });
@@ -198,6 +293,7 @@ test('a new attachment emits attachment.added once', async () => {
 			events: ['attachment.added'],
 			record: expect.objectContaining({ id: attachment.id, inspection_id: inspection.id }),
 			previous: null,
+			changes: null,
 		},
 	]);
 	expect(await poll(staticData, ['attachment.added'])).toEqual([]);
@@ -240,6 +336,7 @@ test('Fetch Test Event returns the newest matching record and leaves the state u
 			events: ['inspection.confirmed'],
 			record: expect.objectContaining({ id, status: 'confirmed' }),
 			previous: null,
+			changes: null,
 		},
 	]);
 	expect(JSON.stringify(staticData)).toBe(before);

@@ -6,14 +6,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SIGNED_LINK_FIELDS } from '../../shared/endpoints';
+import { RESOURCES, type Resource } from './resources';
+import { changesBetween, watchedValues, type WatchedValues } from './watch';
 
-export const RESOURCES = ['contacts', 'inspections', 'attachments'] as const;
-export type Resource = (typeof RESOURCES)[number];
+export { KEEPS_EVERY_RECORD, RESOURCES, type Resource } from './resources';
 
 /** The selectable events, each with the resource the trigger must watch to see it. */
 export const POLL_EVENTS = {
 	'contact.created': 'contacts',
 	'contact.updated': 'contacts',
+	'contact.tag_added': 'contacts',
+	'contact.tag_removed': 'contacts',
 	'inspection.created': 'inspections',
 	'inspection.updated': 'inspections',
 	'inspection.confirmed': 'inspections',
@@ -21,6 +24,8 @@ export const POLL_EVENTS = {
 	'inspection.canceled': 'inspections',
 	'inspection.published': 'inspections',
 	'inspection.deleted': 'inspections',
+	'inspection_event.created': 'events',
+	'inspection_event.updated': 'events',
 	'attachment.added': 'attachments',
 } as const satisfies Record<string, Resource>;
 export type PollEvent = keyof typeof POLL_EVENTS;
@@ -29,6 +34,7 @@ export type PollEvent = keyof typeof POLL_EVENTS;
 export const EXISTING_EVENTS = {
 	contacts: 'contact.existing',
 	inspections: 'inspection.existing',
+	events: 'inspection_event.existing',
 	attachments: 'attachment.existing',
 } as const satisfies Record<Resource, string>;
 export type EmittedEvent = PollEvent | (typeof EXISTING_EVENTS)[Resource];
@@ -42,8 +48,12 @@ const PRIORITY: readonly PollEvent[] = [
 	'inspection.confirmed',
 	'inspection.created',
 	'inspection.updated',
+	'contact.tag_added',
+	'contact.tag_removed',
 	'contact.created',
 	'contact.updated',
+	'inspection_event.created',
+	'inspection_event.updated',
 	'attachment.added',
 ];
 
@@ -57,18 +67,17 @@ export function watchedResources(events: readonly PollEvent[]): Resource[] {
 
 /**
  * What the trigger remembers about a record version: its updated_at (ms,
- * server clock) and a hash of its content, so a new version is recognised even
- * when its updated_at is not newer (a clock set back, a restore); inspections
- * add the fields the derived events compare. `contentHash` is undefined only
- * in a state stored before it existed: then updated_at alone decides.
+ * server clock), a hash of its content, so a new version is recognised even
+ * when its updated_at is not newer (a clock set back, a restore), and its
+ * watched values (watch.ts), which the derived events and `changes` compare.
+ * `contentHash` is undefined only in a state stored before it existed: then
+ * updated_at alone decides. `values` is undefined, or lacks a field, in a
+ * state stored before the trigger watched it.
  */
 export interface Fingerprint {
 	updatedAt: number;
 	contentHash?: string;
-	status?: string;
-	scheduledFor?: number | null;
-	reports?: string;
-	deleted?: boolean;
+	values?: WatchedValues;
 }
 
 const parseTime = (value: unknown): number | null => {
@@ -130,38 +139,38 @@ export function sameVersion(seen: Fingerprint, current: Fingerprint): boolean {
 }
 
 export function fingerprintOf(resource: Resource, record: IDataObject): Fingerprint {
-	const updatedAt = changeTime(record);
-	const contentHash = contentHashOf(record);
-	if (resource !== 'inspections') return { updatedAt, contentHash };
-	const reports = record.reports as IDataObject | undefined;
 	return {
-		updatedAt,
-		contentHash,
-		status: typeof record.status === 'string' ? record.status : '',
-		scheduledFor: parseTime(record.scheduled_for),
-		reports: typeof reports?.status === 'string' ? reports.status : '',
-		deleted: record.deleted === true,
+		updatedAt: changeTime(record),
+		contentHash: contentHashOf(record),
+		values: watchedValues(resource, record),
 	};
 }
 
-/** The `previous` of an emitted item: the fingerprint in the API's own field names. */
+/** The `previous` of an emitted item: what the trigger last saw, in the API's own field names. */
 export function publicFingerprint(resource: Resource, fp: Fingerprint): IDataObject {
 	const updatedAt = new Date(fp.updatedAt).toISOString();
 	if (resource !== 'inspections') return { updated_at: updatedAt };
+	const v = fp.values ?? {};
+	const scheduled = v.scheduled_for;
 	return {
 		updated_at: updatedAt,
-		status: fp.status ?? null,
-		scheduled_for: fp.scheduledFor == null ? null : new Date(fp.scheduledFor).toISOString(),
-		reports_status: fp.reports ?? null,
-		deleted: fp.deleted ?? false,
+		status: v.status ?? null,
+		scheduled_for: typeof scheduled === 'number' ? new Date(scheduled).toISOString() : null,
+		reports_status: v['reports.status'] ?? null,
+		deleted: v.deleted ?? false,
 	};
 }
 
 const atOrAfter = (time: number | null, from: number | null) =>
 	from === null || (time !== null && time >= from);
 
+/** The events one new record version means, before the user's selection, and its `changes`. */
+export interface Derived {
+	events: PollEvent[];
+	changes: IDataObject | null;
+}
+
 /**
- * The events one new record version means, before the user's selection.
  * `from` is the window start (null: everything is new). A record first seen
  * with created_at inside the window was created; the status events of a record
  * seen for the first time can only be told from its own timestamps.
@@ -172,47 +181,71 @@ export function deriveEvents(
 	record: IDataObject,
 	current: Fingerprint,
 	from: number | null,
-): PollEvent[] {
+): Derived {
 	const created = previous === null && atOrAfter(parseTime(record.created_at), from);
+	const now = current.values ?? {};
+	const changes = changesBetween(resource, created ? 'new' : previous?.values, now);
 	if (resource === 'attachments') {
 		const addedAt = parseTime(record.created_at);
-		return previous === null && (addedAt === null || atOrAfter(addedAt, from))
-			? ['attachment.added']
-			: [];
+		const added = previous === null && (addedAt === null || atOrAfter(addedAt, from));
+		return { events: added ? ['attachment.added'] : [], changes: null };
 	}
-	if (resource === 'contacts') return [created ? 'contact.created' : 'contact.updated'];
+	if (resource === 'events') {
+		// An appointment may have no created_at: first seen, it is new.
+		const isNew = previous === null && (record.created_at == null || created);
+		return {
+			events: [isNew ? 'inspection_event.created' : 'inspection_event.updated'],
+			changes: isNew ? changesBetween(resource, 'new', now) : changes,
+		};
+	}
+	if (resource === 'contacts') {
+		const events: PollEvent[] = [created ? 'contact.created' : 'contact.updated'];
+		const tags = changes?.tags as IDataObject | undefined;
+		if ((tags?.added as unknown[] | undefined)?.length) events.push('contact.tag_added');
+		if ((tags?.removed as unknown[] | undefined)?.length) events.push('contact.tag_removed');
+		return { events, changes };
+	}
 
+	const before = previous?.values;
 	const events: PollEvent[] = [created ? 'inspection.created' : 'inspection.updated'];
-	const became = (now: boolean, before: boolean | undefined, unseenEvidence: boolean) =>
-		now && (previous === null ? unseenEvidence : !before);
-	if (became(current.status === 'confirmed', previous?.status === 'confirmed', created)) {
+	const became = (is: boolean, was: boolean | undefined, unseenEvidence: boolean) =>
+		is && (previous === null ? unseenEvidence : !was);
+	if (became(now.status === 'confirmed', before?.status === 'confirmed', created)) {
 		events.push('inspection.confirmed');
 	}
 	if (
-		previous?.scheduledFor != null &&
-		current.scheduledFor != null &&
-		previous.scheduledFor !== current.scheduledFor
+		typeof before?.scheduled_for === 'number' &&
+		typeof now.scheduled_for === 'number' &&
+		before.scheduled_for !== now.scheduled_for
 	) {
 		events.push('inspection.rescheduled');
 	}
 	const canceledAt = parseTime(record.canceled_at);
 	if (
 		became(
-			current.status === 'canceled',
-			previous?.status === 'canceled',
+			now.status === 'canceled',
+			before?.status === 'canceled',
 			created || atOrAfter(canceledAt, from),
 		)
 	) {
 		events.push('inspection.canceled');
 	}
-	if (became(current.reports === 'published', previous?.reports === 'published', created)) {
+	if (
+		became(
+			now['reports.status'] === 'published',
+			before?.['reports.status'] === 'published',
+			created,
+		)
+	) {
 		events.push('inspection.published');
 	}
 	const deletedAt = parseTime(record.deleted_at);
-	if (became(current.deleted === true, previous?.deleted, created || atOrAfter(deletedAt, from))) {
+	if (
+		became(now.deleted === true, before?.deleted === true, created || atOrAfter(deletedAt, from))
+	) {
 		events.push('inspection.deleted');
 	}
-	return events;
+	return { events, changes };
 }
 
 /** The item's headline event: the most specific of the selected ones. */

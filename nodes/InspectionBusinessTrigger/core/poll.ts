@@ -9,12 +9,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Resource, watchedResources } from './events';
+import { KEEPS_EVERY_RECORD, type Resource, watchedResources } from './events';
 import {
 	DEFAULT_CAP,
 	decodeState,
 	encodeState,
 	enforceCap,
+	Fingerprints,
 	pruneBefore,
 	type ResourceState,
 	type StoredState,
@@ -31,6 +32,13 @@ interface PollResult {
 	complete: boolean;
 }
 
+const PLANS: Record<Resource, WalkPlan> = {
+	contacts: { ascending: true, sort: 'updated_at' },
+	inspections: { ascending: true, sort: 'updated_at' },
+	events: { ascending: false, byId: true },
+	attachments: { ascending: false },
+};
+
 /**
  * Runs one resource's walk. A finished leftover window says nothing about what
  * changed behind its cursor while it waited (a record that became visible
@@ -39,15 +47,10 @@ interface PollResult {
  */
 async function walk(ctx: WalkContext): Promise<boolean> {
 	const { state, resource } = ctx;
-	if (state.mode === 'baseline' && resource !== 'inspections') {
-		return await walkList(ctx, {
-			ascending: false,
-			probe: true,
-			sort: resource === 'contacts' ? '-updated_at' : undefined,
-		});
+	if (state.mode === 'baseline' && !KEEPS_EVERY_RECORD.has(resource)) {
+		return await walkList(ctx, { ascending: false, probe: true });
 	}
-	const plan: WalkPlan =
-		resource === 'attachments' ? { ascending: false } : { ascending: true, sort: 'updated_at' };
+	const plan = PLANS[resource];
 	const leftover = state.walk;
 	const done = await walkList(ctx, plan);
 	if (!done || leftover?.anchor == null) return done;
@@ -82,7 +85,7 @@ export async function runPoll(
 		const initial: ResourceState = {
 			mode: firstPoll && options.emitExisting ? 'existing' : 'baseline',
 			position: null,
-			seen: new Map(),
+			seen: new Fingerprints(resource),
 		};
 		const state = (states[resource] ??= initial);
 		const requestsBefore = budget.requests;
@@ -101,8 +104,7 @@ export async function runPoll(
 		else if (!done) unfinished ??= resource;
 
 		const oldest = keepFrom(state, options.overlapMs);
-		// Inspections keep every fingerprint (the derived events need the last one); the others only the window.
-		if (resource !== 'inspections') pruneBefore(state.seen, oldest);
+		if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.seen, oldest);
 		enforceCap(state.seen, options.cap ?? DEFAULT_CAP, oldest);
 	}
 	const next = unreached ?? unfinished;

@@ -1,7 +1,8 @@
 /**
  * "Fetch Test Event": the newest record that matches a selected event, judged
  * by its own fields alone. A test run must not read or move the trigger's
- * state, so there is no fingerprint to compare with and `previous` is null.
+ * state, so there is no fingerprint to compare with: `previous` and `changes`
+ * are null. A contact with tags stands in for "tag added"; none for "tag removed".
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,7 +13,15 @@ import type { TriggerItem } from './types';
 function visibleEvents(resource: Resource, record: IDataObject): PollEvent[] {
 	const fresh = record.created_at !== undefined && record.created_at === record.updated_at;
 	if (resource === 'attachments') return ['attachment.added'];
-	if (resource === 'contacts') return [fresh ? 'contact.created' : 'contact.updated'];
+	if (resource === 'events')
+		return [fresh ? 'inspection_event.created' : 'inspection_event.updated'];
+	if (resource === 'contacts') {
+		const tagged = Array.isArray(record.tags) && record.tags.length > 0;
+		return [
+			fresh ? 'contact.created' : 'contact.updated',
+			...(tagged ? ['contact.tag_added' as const] : []),
+		];
+	}
 	const events: PollEvent[] = [fresh ? 'inspection.created' : 'inspection.updated'];
 	if (record.status === 'confirmed') events.push('inspection.confirmed');
 	if (record.scheduled_for) events.push('inspection.rescheduled');
@@ -34,7 +43,10 @@ export function pickSample(
 			const events = visibleEvents(resource, record).filter((event) => selected.includes(event));
 			const at = changeTime(record);
 			if (events.length === 0 || (best !== null && best.at >= at)) continue;
-			best = { item: { event: primaryEvent(events), events, record, previous: null }, at };
+			best = {
+				item: { event: primaryEvent(events), events, record, previous: null, changes: null },
+				at,
+			};
 		}
 	}
 	return best?.item ?? null;

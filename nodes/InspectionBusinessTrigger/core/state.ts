@@ -8,22 +8,21 @@
  * instead of an object keeps 100k fingerprints cheap to store, to copy and to
  * compare: n8n snapshots and diffs the static data around every poll.
  *
- * Bound: at most `cap` fingerprints per resource (default 100,000). Contacts
- * and attachments keep only versions inside the overlap window (all the
- * dedupe needs; after an attachments walk of several pages, one overlap more,
- * see `priorFloor`); inspections keep one fingerprint per inspection, because the
- * derived events compare against the last one. Over the cap, the least
- * recently updated fingerprints go first, those inside the window last.
+ * Bound: at most `cap` fingerprints per resource (default 100,000), plus one
+ * dictionary of the strings their watched values share (tags, roles, agency
+ * and inspector ids), rebuilt when mostly unused. Contacts, inspections and
+ * inspection events keep one fingerprint per record, because the derived
+ * events and `changes` compare against the last one (see KEEPS_EVERY_RECORD);
+ * attachments keep only versions inside the overlap window (all the dedupe
+ * needs; after a walk of several pages, one overlap more, see `priorFloor`).
+ * Over the cap, the least recently updated fingerprints go first, those inside
+ * the window last.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
 import { isUuid } from '../../shared/rules/formats';
 import { type Fingerprint, type Resource, RESOURCES } from './events';
-
-/** Fingerprint codes: a known status packs into its index, anything else into its text. */
-const STATUS_CODES: readonly string[] = INSPECTION_STATUSES;
-const REPORT_CODES: readonly string[] = REPORT_STATUSES;
+import { type Dictionary, packValues, refsIn, unpackValues } from './watch';
 
 const STATE_VERSION = 1;
 export const DEFAULT_CAP = 100_000;
@@ -61,6 +60,8 @@ interface StoredResource {
 	walk?: PendingWalk;
 	priorFloor?: number | null;
 	seen: string;
+	/** The strings the watched values refer to by index (see watch.ts). */
+	dict?: string[];
 }
 
 /** `first`: the resource a poll cut short could not finish; it goes first next time. */
@@ -76,7 +77,7 @@ export interface ResourceState {
 	clockOffset?: number;
 	walk?: PendingWalk;
 	priorFloor?: number | null;
-	seen: Map<string, Fingerprint>;
+	seen: Fingerprints;
 }
 
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
@@ -94,55 +95,118 @@ export function packKey(key: string): string {
 		: `${packId(key.slice(0, slash))}/${packId(key.slice(slash + 1))}`;
 }
 
-const packCode = (value: string | undefined, codes: readonly string[]) => {
-	const index = codes.indexOf(value ?? '');
-	return index === -1 ? `~${encodeURIComponent(value ?? '')}` : String(index);
-};
-const unpackCode = (text: string, codes: readonly string[]) =>
-	text.startsWith('~') ? decodeURIComponent(text.slice(1)) : (codes[Number(text)] ?? '');
+/** A packed fingerprint's updated_at, read without unpacking the rest. */
+const updatedAtOf = (packed: string) => parseInt(packed, 36);
 
-/** `updatedAt.contentHash[,status,reports,deleted,scheduledFor]`, numbers in base 36. */
-function packFingerprint(fp: Fingerprint): string {
-	const version =
-		fp.contentHash === undefined
-			? fp.updatedAt.toString(36)
-			: `${fp.updatedAt.toString(36)}.${fp.contentHash}`;
-	if (fp.status === undefined) return version;
-	const scheduled = fp.scheduledFor == null ? '' : fp.scheduledFor.toString(36);
-	return `${version},${packCode(fp.status, STATUS_CODES)},${packCode(fp.reports, REPORT_CODES)},${fp.deleted ? 1 : 0},${scheduled}`;
-}
+class StateDictionary implements Dictionary {
+	readonly values: string[];
+	private readonly index = new Map<string, number>();
 
-function unpackFingerprint(text: string): Fingerprint {
-	const [version, status, reports, deleted, scheduled] = text.split(',');
-	const [updatedAt, contentHash] = version.split('.');
-	const time = {
-		updatedAt: parseInt(updatedAt, 36),
-		...(contentHash === undefined ? {} : { contentHash }),
-	};
-	if (status === undefined) return time;
-	return {
-		...time,
-		status: unpackCode(status, STATUS_CODES),
-		reports: unpackCode(reports ?? '', REPORT_CODES),
-		deleted: deleted === '1',
-		scheduledFor: scheduled ? parseInt(scheduled, 36) : null,
-	};
-}
-
-function packSeen(seen: Map<string, Fingerprint>): string {
-	const parts: string[] = [];
-	for (const [key, fp] of seen) parts.push(`${key}=${packFingerprint(fp)}`);
-	return parts.join(' ');
-}
-
-function unpackSeen(text: string): Map<string, Fingerprint> {
-	const seen = new Map<string, Fingerprint>();
-	if (text === '') return seen;
-	for (const entry of text.split(' ')) {
-		const eq = entry.indexOf('=');
-		if (eq > 0) seen.set(entry.slice(0, eq), unpackFingerprint(entry.slice(eq + 1)));
+	constructor(values: readonly string[] = []) {
+		this.values = [...values];
+		this.values.forEach((value, i) => this.index.set(value, i));
 	}
-	return seen;
+
+	indexOf(value: string): number {
+		let i = this.index.get(value);
+		if (i === undefined) {
+			i = this.values.push(value) - 1;
+			this.index.set(value, i);
+		}
+		return i;
+	}
+
+	valueAt(index: number): string {
+		return this.values[index] ?? '';
+	}
+}
+
+/** A dictionary this long is checked for values no fingerprint uses any more. */
+const DICTIONARY_CHECK_SIZE = 256;
+
+/**
+ * One resource's fingerprints, by packed record key. Held packed
+ * ("updatedAt.contentHash,slot,slot,..."; numbers in base 36, the slots are the
+ * watched values of watch.ts) and unpacked only when asked for, so a poll that
+ * touches a few records of 100,000 costs little beyond reading the string.
+ */
+export class Fingerprints {
+	private readonly packed = new Map<string, string>();
+	private dict: StateDictionary;
+
+	constructor(
+		private readonly resource: Resource,
+		text = '',
+		dict: readonly string[] = [],
+	) {
+		this.dict = new StateDictionary(dict);
+		if (text === '') return;
+		for (const entry of text.split(' ')) {
+			const eq = entry.indexOf('=');
+			if (eq > 0) this.packed.set(entry.slice(0, eq), entry.slice(eq + 1));
+		}
+	}
+
+	get size(): number {
+		return this.packed.size;
+	}
+
+	get(key: string): Fingerprint | undefined {
+		const text = this.packed.get(key);
+		return text === undefined ? undefined : this.unpack(text);
+	}
+
+	set(key: string, fp: Fingerprint): void {
+		const version =
+			fp.contentHash === undefined
+				? fp.updatedAt.toString(36)
+				: `${fp.updatedAt.toString(36)}.${fp.contentHash}`;
+		const slots = fp.values ? packValues(this.resource, fp.values, this.dict) : [];
+		this.packed.set(key, [version, ...slots].join(','));
+	}
+
+	delete(key: string): void {
+		this.packed.delete(key);
+	}
+
+	/** Each key with its updated_at (what pruning and the cap go by). */
+	*times(): IterableIterator<[string, number]> {
+		for (const [key, text] of this.packed) yield [key, updatedAtOf(text)];
+	}
+
+	*values(): IterableIterator<Fingerprint> {
+		for (const text of this.packed.values()) yield this.unpack(text);
+	}
+
+	/** The stored form; a dictionary mostly of values no fingerprint uses any more is rebuilt first. */
+	encode(): { seen: string; dict?: string[] } {
+		if (this.dict.values.length > DICTIONARY_CHECK_SIZE) this.compact();
+		const parts: string[] = [];
+		for (const [key, text] of this.packed) parts.push(`${key}=${text}`);
+		const dict = this.dict.values;
+		return { seen: parts.join(' '), ...(dict.length > 0 ? { dict: [...dict] } : {}) };
+	}
+
+	private compact(): void {
+		const used = new Set<number>();
+		for (const text of this.packed.values())
+			for (const i of refsIn(this.resource, text.split(',').slice(1))) used.add(i);
+		if (used.size * 2 > this.dict.values.length) return;
+		const fingerprints = [...this.packed.keys()].map((key) => [key, this.get(key)!] as const);
+		this.dict = new StateDictionary();
+		for (const [key, fp] of fingerprints) this.set(key, fp);
+	}
+
+	private unpack(text: string): Fingerprint {
+		const [version, ...slots] = text.split(',');
+		const [updatedAt, contentHash] = version.split('.');
+		const values = unpackValues(this.resource, slots, this.dict);
+		return {
+			updatedAt: parseInt(updatedAt, 36),
+			...(contentHash === undefined ? {} : { contentHash }),
+			...(values === undefined ? {} : { values }),
+		};
+	}
 }
 
 const isMode = (value: unknown): value is Mode =>
@@ -190,7 +254,11 @@ export function decodeState(data: IDataObject): {
 			...(typeof stored.clockOffset === 'number' ? { clockOffset: stored.clockOffset } : {}),
 			walk: readWalk(stored.walk),
 			...(isTime(stored.priorFloor) ? { priorFloor: stored.priorFloor } : {}),
-			seen: unpackSeen(stored.seen),
+			seen: new Fingerprints(
+				resource,
+				stored.seen,
+				Array.isArray(stored.dict) ? stored.dict.map(String) : [],
+			),
 		};
 	}
 	const first = RESOURCES.find((resource) => resource === data.first);
@@ -211,32 +279,28 @@ export function encodeState(
 			...(state.clockOffset === undefined ? {} : { clockOffset: state.clockOffset }),
 			...(state.walk ? { walk: state.walk } : {}),
 			...(state.priorFloor === undefined ? {} : { priorFloor: state.priorFloor }),
-			seen: packSeen(state.seen),
+			...state.seen.encode(),
 		};
 	}
 	return stored;
 }
 
 /** Drops versions older than the next window: the API will not return them again. */
-export function pruneBefore(seen: Map<string, Fingerprint>, from: number | null): void {
+export function pruneBefore(seen: Fingerprints, from: number | null): void {
 	if (from === null) return;
-	for (const [key, fp] of seen) if (fp.updatedAt < from) seen.delete(key);
+	for (const [key, updatedAt] of seen.times()) if (updatedAt < from) seen.delete(key);
 }
 
 /**
- * Holds the map to `cap` entries: least recently updated first, but versions at
- * or after `keepFrom` (the next window, which the dedupe needs) only when
+ * Holds the fingerprints to `cap`: least recently updated first, but versions
+ * at or after `keepFrom` (the next window, which the dedupe needs) only when
  * nothing else is left.
  */
-export function enforceCap(
-	seen: Map<string, Fingerprint>,
-	cap: number,
-	keepFrom: number | null,
-): void {
+export function enforceCap(seen: Fingerprints, cap: number, keepFrom: number | null): void {
 	if (seen.size <= cap) return;
-	const inWindow = (fp: Fingerprint) => keepFrom !== null && fp.updatedAt >= keepFrom;
-	const byAge = [...seen].sort(
-		([, a], [, b]) => Number(inWindow(a)) - Number(inWindow(b)) || a.updatedAt - b.updatedAt,
+	const inWindow = (updatedAt: number) => keepFrom !== null && updatedAt >= keepFrom;
+	const byAge = [...seen.times()].sort(
+		([, a], [, b]) => Number(inWindow(a)) - Number(inWindow(b)) || a - b,
 	);
 	for (let i = 0; seen.size > cap; i++) seen.delete(byAge[i][0]);
 }

@@ -36,6 +36,8 @@ export interface TriggerItem extends IDataObject {
 	events: EmittedEvent[];
 	record: IDataObject;
 	previous: IDataObject | null;
+	/** The watched fields that changed, before and after (see watch.ts); null when nothing to compare. */
+	changes: IDataObject | null;
 }
 
 export interface PollOptions {

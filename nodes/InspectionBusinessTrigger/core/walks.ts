@@ -3,10 +3,12 @@
  *
  * - Contacts and inspections: sort=updated_at ascending (ties by id, A12); a
  *   fresh window starts at `position - overlap`.
+ * - Inspection events: the list takes no sort (A9), so by id (A12).
  * - Attachments: the account-wide list, newest change first (D4).
- * - Baseline: inspections are walked in full, so the derived events have a
- *   fingerprint to compare with; contacts and attachments read newest first
- *   back to `top - overlap`, the versions the first window returns again.
+ * - Baseline: contacts, inspections and inspection events are walked in full,
+ *   so the derived events and `changes` have a fingerprint to compare with;
+ *   attachments read newest first back to `top - overlap`, the versions the
+ *   first window returns again.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -91,14 +93,19 @@ function itemForVersion(
 	// Reported once as existing; a later version of it during the same initial walk is a change like any other.
 	if (mode === 'existing' && previous === null) {
 		const event = EXISTING_EVENTS[ctx.resource];
-		return { event, events: [event], record, previous: null };
+		return { event, events: [event], record, previous: null, changes: null };
 	}
-	const events = deriveEvents(ctx.resource, previous, record, current, floor).filter((e) =>
-		ctx.selected.has(e),
-	);
+	const derived = deriveEvents(ctx.resource, previous, record, current, floor);
+	const events = derived.events.filter((e) => ctx.selected.has(e));
 	if (events.length === 0) return null;
 	const prior = previous === null ? null : publicFingerprint(ctx.resource, previous);
-	return { event: primaryEvent(events), events, record, previous: prior };
+	return {
+		event: primaryEvent(events),
+		events,
+		record,
+		previous: prior,
+		changes: derived.changes,
+	};
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -126,13 +133,16 @@ function listQuery(resource: Resource, since: number | null, sort?: string): IDa
 
 /**
  * How to walk one resource's list. Ascending walks advance the position record
- * by record; newest-first walks move it to their newest record when done. A
- * baseline probe reads newest first only back to `top - overlap`.
+ * by record; the others (newest first, or by id) move it to their newest
+ * record when done. A baseline probe reads newest first only back to
+ * `top - overlap`.
  */
 export interface WalkPlan {
 	ascending: boolean;
 	sort?: string;
 	probe?: boolean;
+	/** The list comes in id order: its items go out by change time. */
+	byId?: boolean;
 }
 
 /**
@@ -167,7 +177,14 @@ export async function walkList(
 	let paged = resumed;
 	const existing = state.mode === 'existing';
 	const found: TriggerItem[] = [];
-	const flush = () => ctx.items.push(...(plan.ascending ? found : found.reverse()));
+	const flush = () =>
+		ctx.items.push(
+			...(plan.ascending
+				? found
+				: plan.byId
+					? found.sort((a, b) => changeTime(a.record) - changeTime(b.record))
+					: found.reverse()),
+		);
 	for (;;) {
 		if (!ctx.budget.allows(ctx.budgetShare)) {
 			// What becomes visible late has an updated_at close to now, so at or after the newest seen, minus a lag.

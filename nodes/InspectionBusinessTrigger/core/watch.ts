@@ -1,0 +1,274 @@
+/**
+ * The fields the polling trigger watches, per resource: what a fingerprint
+ * keeps of each record version, what the derived events compare, and what an
+ * item's `changes` reports (before and after). One table; the state packs the
+ * values in its order, so a field is only ever appended (older states then
+ * simply lack it). Pure: no n8n, no HTTP.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+import type { Resource } from './resources';
+
+/** A watched value as the trigger holds it: times in ms, lists sorted, codes as text. */
+export type WatchedValue = string | number | boolean | null | string[];
+export type WatchedValues = Partial<Record<string, WatchedValue>>;
+
+/**
+ * How a value packs into the state: `code` is an index into known values,
+ * `ref`/`refs` index the resource's dictionary (tags, roles, agencies and
+ * inspectors repeat across records, so each is stored once); `email` keeps
+ * its domain there too.
+ */
+type Codec =
+	| { kind: 'text' | 'email' | 'number' | 'bool' | 'time' | 'ref' | 'refs' }
+	| { kind: 'code'; codes: readonly string[] };
+
+interface WatchedField {
+	/** The field's path in the API's record, and its key in `changes`. */
+	name: string;
+	codec: Codec;
+	read: (record: IDataObject) => WatchedValue;
+	/** The value as `changes` shows it (default: as held). */
+	show?: (value: WatchedValue) => unknown;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const time = (value: unknown): number | null => {
+	if (typeof value !== 'string' || value === '') return null;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? null : ms;
+};
+const strings = (value: unknown): string[] =>
+	Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').sort() : [];
+const child = (record: IDataObject, name: string) => (record[name] ?? {}) as IDataObject;
+const showTime = (value: WatchedValue) =>
+	typeof value === 'number' ? new Date(value).toISOString() : null;
+const showCode = (value: WatchedValue) => (value === '' ? null : value);
+
+/** A tag is held as the JSON of [id, name]: a renamed tag is another value, an id decides added/removed. */
+const tagKeys = (value: unknown): string[] =>
+	Array.isArray(value)
+		? value
+				.filter((t): t is IDataObject => typeof t === 'object' && t !== null)
+				.map((t) => JSON.stringify([String(t.id), t.name ?? null]))
+				.sort()
+		: [];
+const tagOf = (key: string) => {
+	const [id, name] = JSON.parse(key) as [string, string | null];
+	return { id, name };
+};
+const showTags = (value: WatchedValue) => (Array.isArray(value) ? value.map(tagOf) : []);
+
+export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
+	contacts: [
+		{ name: 'email', codec: { kind: 'email' }, read: (r) => text(r.email) },
+		{ name: 'tags', codec: { kind: 'refs' }, read: (r) => tagKeys(r.tags), show: showTags },
+		{ name: 'roles', codec: { kind: 'refs' }, read: (r) => strings(r.roles) },
+		{ name: 'agency_id', codec: { kind: 'ref' }, read: (r) => text(r.agency_id) },
+	],
+	// The first four are the fingerprint of state version 1, in its order.
+	inspections: [
+		{
+			name: 'status',
+			codec: { kind: 'code', codes: INSPECTION_STATUSES },
+			read: (r) => text(r.status) ?? '',
+			show: showCode,
+		},
+		{
+			name: 'reports.status',
+			codec: { kind: 'code', codes: REPORT_STATUSES },
+			read: (r) => text(child(r, 'reports').status) ?? '',
+			show: showCode,
+		},
+		{ name: 'deleted', codec: { kind: 'bool' }, read: (r) => r.deleted === true },
+		{
+			name: 'scheduled_for',
+			codec: { kind: 'time' },
+			read: (r) => time(r.scheduled_for),
+			show: showTime,
+		},
+		{
+			name: 'price.payment_status',
+			codec: { kind: 'text' },
+			read: (r) => text(child(r, 'price').payment_status),
+		},
+		{
+			name: 'price.amount_due',
+			codec: { kind: 'number' },
+			read: (r) => {
+				const due = child(r, 'price').amount_due;
+				return typeof due === 'number' ? due : null;
+			},
+		},
+	],
+	events: [
+		{ name: 'name', codec: { kind: 'text' }, read: (r) => text(r.name) },
+		{ name: 'start_at', codec: { kind: 'time' }, read: (r) => time(r.start_at), show: showTime },
+		{ name: 'end_at', codec: { kind: 'time' }, read: (r) => time(r.end_at), show: showTime },
+		{ name: 'inspector_ids', codec: { kind: 'refs' }, read: (r) => strings(r.inspector_ids) },
+	],
+	// An attachment is only ever added: nothing to compare.
+	attachments: [],
+};
+
+export function watchedValues(resource: Resource, record: IDataObject): WatchedValues {
+	const values: WatchedValues = {};
+	for (const field of WATCHED_FIELDS[resource]) values[field.name] = field.read(record);
+	return values;
+}
+
+const sameValue = (a: WatchedValue | undefined, b: WatchedValue | undefined) =>
+	Array.isArray(a) && Array.isArray(b)
+		? a.length === b.length && a.every((v, i) => v === b[i])
+		: a === b;
+
+const isEmpty = (value: WatchedValue) =>
+	value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0);
+
+const tagIds = (value: WatchedValue | undefined) =>
+	new Set(Array.isArray(value) ? value.map((key) => tagOf(key).id) : []);
+
+/** The tags in `a` whose id is not in `b`. */
+function tagsMissing(a: WatchedValue | undefined, b: WatchedValue | undefined) {
+	const ids = tagIds(b);
+	return (Array.isArray(a) ? a : []).map(tagOf).filter((tag) => !ids.has(tag.id));
+}
+
+/**
+ * An item's `changes`: each watched field whose value differs, with its value
+ * before and after (tags add `added` and `removed`, by id). `before` undefined:
+ * the record is new, and every watched field with a value counts as changed
+ * from nothing. Null when the trigger holds no earlier values to compare with
+ * (an earlier version it no longer keeps, or one stored before it watched them).
+ */
+export function changesBetween(
+	resource: Resource,
+	before: WatchedValues | undefined | 'new',
+	after: WatchedValues,
+): IDataObject | null {
+	if (before === undefined || WATCHED_FIELDS[resource].length === 0) return null;
+	const created = before === 'new';
+	const changes: IDataObject = {};
+	for (const field of WATCHED_FIELDS[resource]) {
+		const now = after[field.name];
+		if (now === undefined) continue;
+		const old = created ? undefined : before[field.name];
+		if (created ? isEmpty(now) : old === undefined || sameValue(old, now)) continue;
+		const show = field.show ?? ((value: WatchedValue) => value);
+		const change: IDataObject = {
+			before: old === undefined ? (Array.isArray(now) ? show([]) : null) : show(old),
+			after: show(now),
+		} as IDataObject;
+		if (field.name === 'tags') {
+			change.added = tagsMissing(now, old);
+			change.removed = tagsMissing(old, now);
+		}
+		changes[field.name] = change;
+	}
+	return changes;
+}
+
+/** The strings a resource's dictionary maps to small numbers, and back. */
+export interface Dictionary {
+	indexOf(value: string): number;
+	valueAt(index: number): string;
+}
+
+const NULL_SLOT = '';
+/** encodeURIComponent never yields a lone `%`: it marks the empty string, as `''` marks null. */
+const EMPTY_TEXT = '%';
+
+const packText = (value: WatchedValue) =>
+	value === null ? NULL_SLOT : value === '' ? EMPTY_TEXT : encodeURIComponent(String(value));
+const unpackText = (slot: string) =>
+	slot === NULL_SLOT ? null : slot === EMPTY_TEXT ? '' : decodeURIComponent(slot);
+
+function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): string {
+	switch (codec.kind) {
+		case 'text':
+			return packText(value);
+		case 'email': {
+			// encodeURIComponent escapes "@", so the one left separates the domain's index.
+			const at = typeof value === 'string' ? value.lastIndexOf('@') : -1;
+			if (typeof value !== 'string' || at <= 0) return packText(value);
+			const domain = dict.indexOf(value.slice(at + 1)).toString(36);
+			return `${encodeURIComponent(value.slice(0, at))}@${domain}`;
+		}
+		case 'number':
+			return value === null ? NULL_SLOT : String(value);
+		case 'bool':
+			return value === true ? '1' : '0';
+		case 'time':
+			return typeof value === 'number' ? value.toString(36) : NULL_SLOT;
+		case 'code': {
+			const index = codec.codes.indexOf(String(value ?? ''));
+			return index === -1 ? `~${encodeURIComponent(String(value ?? ''))}` : String(index);
+		}
+		case 'ref':
+			return value === null ? NULL_SLOT : dict.indexOf(String(value)).toString(36);
+		case 'refs':
+			return (Array.isArray(value) ? value : []).map((v) => dict.indexOf(v).toString(36)).join('+');
+	}
+}
+
+function unpackValue(codec: Codec, slot: string, dict: Dictionary): WatchedValue {
+	switch (codec.kind) {
+		case 'text':
+			return unpackText(slot);
+		case 'email': {
+			const at = slot.indexOf('@');
+			if (at === -1) return unpackText(slot);
+			return `${decodeURIComponent(slot.slice(0, at))}@${dict.valueAt(parseInt(slot.slice(at + 1), 36))}`;
+		}
+		case 'number':
+			return slot === NULL_SLOT ? null : Number(slot);
+		case 'bool':
+			return slot === '1';
+		case 'time':
+			return slot === NULL_SLOT ? null : parseInt(slot, 36);
+		case 'code':
+			return slot.startsWith('~')
+				? decodeURIComponent(slot.slice(1))
+				: (codec.codes[Number(slot)] ?? '');
+		case 'ref':
+			return slot === NULL_SLOT ? null : dict.valueAt(parseInt(slot, 36));
+		case 'refs':
+			return slot === NULL_SLOT ? [] : slot.split('+').map((i) => dict.valueAt(parseInt(i, 36)));
+	}
+}
+
+/** The values as comma-separated slots in the table's order (no comma or space inside a slot). */
+export function packValues(resource: Resource, values: WatchedValues, dict: Dictionary): string[] {
+	return WATCHED_FIELDS[resource].map((field) =>
+		packValue(field.codec, values[field.name] ?? null, dict),
+	);
+}
+
+/** Slots missing at the end (a state written before those fields were watched) stay unknown. */
+export function unpackValues(
+	resource: Resource,
+	slots: readonly string[],
+	dict: Dictionary,
+): WatchedValues | undefined {
+	if (slots.length === 0) return undefined;
+	const values: WatchedValues = {};
+	WATCHED_FIELDS[resource].forEach((field, i) => {
+		if (i < slots.length) values[field.name] = unpackValue(field.codec, slots[i], dict);
+	});
+	return values;
+}
+
+/** The dictionary indexes a packed fingerprint's slots use (to tell when the dictionary is worth compacting). */
+export function refsIn(resource: Resource, slots: readonly string[]): number[] {
+	const used: number[] = [];
+	WATCHED_FIELDS[resource].forEach((field, i) => {
+		const slot = slots[i];
+		if (slot === undefined || slot === NULL_SLOT) return;
+		if (field.codec.kind === 'ref') used.push(parseInt(slot, 36));
+		if (field.codec.kind === 'email' && slot.includes('@'))
+			used.push(parseInt(slot.slice(slot.indexOf('@') + 1), 36));
+		if (field.codec.kind === 'refs') for (const s of slot.split('+')) used.push(parseInt(s, 36));
+	});
+	return used;
+}
