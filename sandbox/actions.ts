@@ -7,22 +7,32 @@ import type { SandboxState } from './state';
 import type { InspectionRec } from './types';
 
 /** Inspection changes made "in the business tools": each bumps updated_at, and most send a webhook. */
-export const INSPECTION_ACTIONS = ['confirm', 'reschedule', 'cancel', 'publish', 'delete'] as const;
+export const INSPECTION_ACTIONS = [
+	'confirm',
+	'reschedule',
+	'cancel',
+	'publish',
+	'pay',
+	'delete',
+] as const;
 export type InspectionAction = (typeof INSPECTION_ACTIONS)[number];
 
-function existing(state: SandboxState, id: string): InspectionRec {
+export function existing(state: SandboxState, id: string): InspectionRec {
 	const rec = state.store.inspections.get(id.toLowerCase());
 	if (!rec || rec.deletedAt !== null) throw notFound('inspection', id, 'inspection_id');
 	return rec;
 }
 
-function timestampField(body: Record<string, unknown>, name: string): number {
+export function timestampField(body: Record<string, unknown>, name: string): number {
 	const ms = typeof body[name] === 'string' ? parseTimestamp(body[name]) : null;
 	if (ms === null) throw badRequest(name, `${name} must be an ISO 8601 date-time`);
 	return ms;
 }
 
-function durationField(body: Record<string, unknown>, fallback: number | null): number | null {
+export function durationField(
+	body: Record<string, unknown>,
+	fallback: number | null,
+): number | null {
 	const value = body.duration_hours;
 	if (value === undefined) return fallback;
 	if (typeof value !== 'number' || !(value > 0) || value > 24)
@@ -62,6 +72,12 @@ export function actOnInspection(
 				});
 			for (const item of rec.reports.items) item.status = 'published';
 			break;
+		case 'pay':
+			rec.price.amount_paid = rec.price.quote ?? 0;
+			rec.price.amount_due = 0;
+			rec.price.payment_status = 'paid';
+			rec.price.paid = true;
+			break;
 		case 'delete':
 			rec.deletedAt = now;
 			break;
@@ -74,6 +90,7 @@ export function actOnInspection(
 			reschedule: 'inspection.rescheduled',
 			cancel: 'inspection.canceled',
 			publish: 'inspection.published',
+			pay: null,
 			delete: null,
 		} as const
 	)[action];

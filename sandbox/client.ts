@@ -109,10 +109,19 @@ export class SandboxControl {
 	cancelInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/cancel`, {});
 	publishReports = (id: string) => this.call<Json>('POST', `inspections/${id}/publish`, {});
 	deleteInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/delete`, {});
+	/** Pays the quote in full: amount due 0, payment status "paid". */
+	payInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/pay`, {});
+
+	/** An appointment on an inspection (GET /v1/events); answers it as the API renders it. */
+	createEvent = (body: Json & { inspection_id: string }) =>
+		this.call<Json & { id: string }>('POST', 'events', body);
+	updateEvent = (id: string, body: Json) =>
+		this.call<Json & { id: string }>('PATCH', `events/${id}`, body);
 
 	createContact = (org: OrgId, body: Json) => this.call<Json>('POST', 'contacts', { ...body, org });
 	updateContact = (id: string, body: Json) => this.call<Json>('PATCH', `contacts/${id}`, body);
-	createTag = (org: OrgId, name: string) => this.call<Json>('POST', 'tags', { org, name });
+	createTag = (org: OrgId, name: string) =>
+		this.call<Json & { id: string; name: string }>('POST', 'tags', { org, name });
 	updateTag = (id: string, name: string) => this.call<Json>('PATCH', `tags/${id}`, { name });
 	createAgency = (org: OrgId, name: string) => this.call<Json>('POST', 'agencies', { org, name });
 

@@ -24,6 +24,7 @@ import { SHORT_PAGE_MODES, type ShortPageMode } from './paging';
 import { isSeedName } from './seed';
 import type { SandboxState } from './state';
 import { parseReceiver } from './webhooks';
+import { CONTROL_EVENT_ROUTES } from './control-events';
 import { CONTROL_PEOPLE_ROUTES } from './control-people';
 import type { ControlRequest, ControlRoute } from './control-route';
 
@@ -172,6 +173,7 @@ const ROUTES: ControlRoute[] = [
 			);
 		},
 	],
+	...CONTROL_EVENT_ROUTES,
 	...CONTROL_PEOPLE_ROUTES,
 	[
 		'POST',

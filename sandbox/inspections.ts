@@ -3,7 +3,7 @@ import type { ApiContext, RenderContext } from './context';
 import { ok, type Reply } from './http';
 import { servePage } from './paging';
 import { parseQuery } from './query';
-import type { InspectionRec } from './types';
+import type { EventRec, InspectionRec } from './types';
 
 const HOUR = 60 * 60 * 1000;
 const PORTAL_BASE = 'https://portal.inspectionbusiness.example/reports/';
@@ -123,20 +123,23 @@ export function listEvents(ctx: ApiContext): Reply {
 	});
 	return ok({
 		...page,
-		data: page.data.map((e) => ({
-			id: e.id,
-			name: e.name,
-			description: e.description,
-			event_type: null,
-			inspection_id: e.inspectionId,
-			start_at: isoOrNull(e.startAt),
-			end_at: isoOrNull(e.endAt),
-			duration_hours: e.durationHours,
-			blocks_calendar: e.blocksCalendar,
-			inspector_id: e.inspectorIds[0] ?? null,
-			inspector_ids: e.inspectorIds,
-			created_at: isoOrNull(e.createdAt),
-			updated_at: isoOrNull(e.updatedAt),
-		})),
+		data: page.data.map(renderEvent),
 	});
 }
+
+/** An inspection event as the API returns it. */
+export const renderEvent = (e: EventRec) => ({
+	id: e.id,
+	name: e.name,
+	description: e.description,
+	event_type: null,
+	inspection_id: e.inspectionId,
+	start_at: isoOrNull(e.startAt),
+	end_at: isoOrNull(e.endAt),
+	duration_hours: e.durationHours,
+	blocks_calendar: e.blocksCalendar,
+	inspector_id: e.inspectorIds[0] ?? null,
+	inspector_ids: e.inspectorIds,
+	created_at: isoOrNull(e.createdAt),
+	updated_at: isoOrNull(e.updatedAt),
+});

@@ -1,6 +1,7 @@
 /**
  * The triggers, published and running under `n8n start`: the polling trigger
- * reports the changes the sandbox makes to Globex's inspections and contacts;
+ * reports the changes the sandbox makes to Globex's inspections, contacts,
+ * contact tags and inspection events, with what changed;
  * the webhook trigger takes the sandbox's webhook deliveries and refuses a
  * request with a wrong secret; its version 2, with the secret in a credential,
  * starts one execution for a delivery posted several times.
@@ -38,9 +39,9 @@ beforeAll(async () => {
 });
 
 describe('polling trigger', () => {
-	it('emits one item per change the sandbox makes to inspections and contacts, with the right event', async () => {
+	it('emits one item per change the sandbox makes to inspections, contacts, tags and inspection events, with the right event and changes', async () => {
 		const watcher = await ExecutionWatcher.start(rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
-		const [sentinel, edited] = await globex.all<Json & { id: string }>('/v1/contacts');
+		const [sentinel, edited, tagged] = await globex.all<Json & { id: string }>('/v1/contacts');
 		const collected: Json[] = [];
 
 		// The trigger polls once a minute (n8n's shortest interval). A first poll only takes a
@@ -99,18 +100,32 @@ describe('polling trigger', () => {
 		await control.rescheduleInspection(toReschedule, newTime);
 		await control.cancelInspection(toCancel);
 		await control.publishReports(toPublish);
+		const tag = await control.createTag('globex', `E2E tag ${randomUUID().slice(0, 8)}`);
+		await control.updateContact(tagged.id, { tag_ids: [tag.id] });
+		const [moved] = await globex.all<Json & { id: string; start_at: string | null }>('/v1/events');
+		if (!moved) throw new Error('The Globex seed has no inspection event');
+		const movedTo = new Date(Date.parse(newTime) + 2 * 60 * MINUTE).toISOString();
+		await control.updateEvent(moved.id, { start_at: movedTo });
+		const appointment = await control.createEvent({
+			inspection_id: toReschedule,
+			name: 'Key pick-up',
+			start_at: newTime,
+		});
 		const expected = [
 			['contact.created', created.id],
 			['contact.updated', edited.id],
+			['contact.tag_added', tagged.id],
 			['inspection.confirmed', toConfirm],
 			['inspection.rescheduled', toReschedule],
 			['inspection.canceled', toCancel],
 			['inspection.published', toPublish],
+			['inspection_event.updated', moved.id],
+			['inspection_event.created', appointment.id],
 		];
 
 		const afterChanges: Json[] = [];
 		await waitFor(
-			'the polling trigger to report the six changes',
+			'the polling trigger to report the nine changes',
 			async () => {
 				afterChanges.push(...(await watcher.newItems()));
 				return (
@@ -127,6 +142,23 @@ describe('polling trigger', () => {
 		expect(reported.sort()).toEqual(expected.sort());
 		const rescheduled = afterChanges.find((item) => recordId(item) === toReschedule)!;
 		expect(rescheduled.record).toMatchObject({ scheduled_for: newTime });
+		expect((rescheduled.changes as Json).scheduled_for).toMatchObject({ after: newTime });
+		const tagItem = afterChanges.find((item) => recordId(item) === tagged.id)!;
+		expect(tagItem.events).toEqual(['contact.updated', 'contact.tag_added']);
+		expect((tagItem.changes as Json).tags).toMatchObject({
+			added: [{ id: tag.id, name: tag.name }],
+			removed: [],
+		});
+		expect(afterChanges.find((item) => recordId(item) === moved.id)!.changes).toMatchObject({
+			start_at: {
+				before: moved.start_at === null ? null : new Date(moved.start_at).toISOString(),
+				after: movedTo,
+			},
+		});
+		expect(afterChanges.find((item) => recordId(item) === appointment.id)).toMatchObject({
+			record: { inspection_id: toReschedule, name: 'Key pick-up' },
+			changes: { name: { before: null, after: 'Key pick-up' } },
+		});
 		expect(afterChanges.find((item) => recordId(item) === edited.id)!.record).toMatchObject({
 			city: 'Aurora',
 		});

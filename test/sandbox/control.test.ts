@@ -58,6 +58,17 @@ describe('inspection actions', () => {
 		],
 		['publish', 'confirmed', (i: Json) => expect(i.reports.status).toBe('published')],
 		[
+			'pay',
+			'confirmed',
+			(i: Json) =>
+				expect(i.price).toMatchObject({
+					amount_paid: i.price.quote,
+					amount_due: 0,
+					payment_status: 'paid',
+					paid: true,
+				}),
+		],
+		[
 			'delete',
 			'review',
 			(i: Json) => expect(i).toMatchObject({ deleted: true, deleted_at: i.updated_at }),
@@ -69,6 +80,7 @@ describe('inspection actions', () => {
 			confirm: sandbox.control.confirmInspection,
 			cancel: sandbox.control.cancelInspection,
 			publish: sandbox.control.publishReports,
+			pay: sandbox.control.payInspection,
 			delete: sandbox.control.deleteInspection,
 		}[action];
 		const after = await act(before.id);
@@ -114,6 +126,60 @@ describe('inspection actions', () => {
 			{ method: 'POST' },
 		);
 		expect(res.status).toBe(404);
+	});
+});
+
+describe('inspection events in the business tools', () => {
+	it('create puts an appointment on the inspection, listed by v1 exactly as answered', async () => {
+		const on = await inspection('confirmed');
+		const made = await sandbox.control.createEvent({
+			inspection_id: on.id,
+			name: 'Key drop-off',
+			start_at: '2032-03-03T08:00:00Z',
+			end_at: '2032-03-03T08:30:00Z',
+		});
+		expect(made).toMatchObject({
+			inspection_id: on.id,
+			name: 'Key drop-off',
+			start_at: '2032-03-03T08:00:00.000Z',
+			end_at: '2032-03-03T08:30:00.000Z',
+			inspector_ids: on.inspectors.map((x: Json) => x.id),
+		});
+		expect(made.created_at).toBe(made.updated_at);
+		const listed = (await api().get(`/v1/events?ids=${made.id}`)).body.data;
+		expect(listed).toEqual([made]);
+		// Another organization's key does not see it.
+		expect((await sandbox.api('globex').get(`/v1/events?ids=${made.id}`)).body.total).toBe(0);
+	});
+
+	it('update changes only the given fields and bumps updated_at, so updated_since finds it', async () => {
+		const [event] = (await api().get('/v1/events?limit=1')).body.data;
+		await sandbox.control.advanceClock(1000);
+		const moved = await sandbox.control.updateEvent(event.id, { start_at: '2033-01-01T10:00:00Z' });
+		expect(moved).toEqual({
+			...event,
+			start_at: '2033-01-01T10:00:00.000Z',
+			updated_at: moved.updated_at,
+		});
+		expect(Date.parse(String(moved.updated_at))).toBeGreaterThan(Date.parse(event.updated_at));
+		const since = (
+			await api().get(`/v1/events?updated_since=${encodeURIComponent(String(moved.updated_at))}`)
+		).body.data.map((e: Json) => e.id);
+		expect(since).toContain(event.id);
+	});
+
+	it('refuses an unknown inspection or event (404) and a bad field (400), changing nothing', async () => {
+		const unknown = '00000000-0000-4000-8000-000000000000';
+		await expect(sandbox.control.createEvent({ inspection_id: unknown })).rejects.toThrow(/404/);
+		await expect(sandbox.control.updateEvent(unknown, { name: 'x' })).rejects.toThrow(/404/);
+		const [event] = (await api().get('/v1/events?limit=1')).body.data;
+		await expect(
+			sandbox.control.updateEvent(event.id, { name: 'Renamed', start_at: 'tomorrow' }),
+		).rejects.toThrow(/400.*start_at/);
+		await expect(
+			sandbox.control.updateEvent(event.id, { inspector_ids: 'insp-1' }),
+		).rejects.toThrow(/400.*inspector_ids/);
+		expect((await api().get(`/v1/events?ids=${event.id}`)).body.data[0]).toEqual(event);
 	});
 });
 

@@ -20,10 +20,14 @@ export const POLL_TRIGGER = {
 export const POLLED_EVENTS = [
 	'contact.created',
 	'contact.updated',
+	'contact.tag_added',
+	'contact.tag_removed',
 	'inspection.confirmed',
 	'inspection.rescheduled',
 	'inspection.canceled',
 	'inspection.published',
+	'inspection_event.created',
+	'inspection_event.updated',
 ] as const;
 
 export function pollTriggerWorkflow(): N8nWorkflow {
