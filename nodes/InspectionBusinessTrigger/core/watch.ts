@@ -137,10 +137,11 @@ function tagsMissing(a: WatchedValue | undefined, b: WatchedValue | undefined) {
 
 /**
  * An item's `changes`: each watched field whose value differs, with its value
- * before and after (tags add `added` and `removed`, by id). `before` undefined:
- * the record is new, and every watched field with a value counts as changed
- * from nothing. Null when the trigger holds no earlier values to compare with
- * (an earlier version it no longer keeps, or one stored before it watched them).
+ * before and after (tags add `added` and `removed`, by id). `before` 'new': the
+ * record is new, and every watched field with a value counts as changed from
+ * nothing. `before` undefined gives null: the trigger holds no earlier values to
+ * compare with (an earlier version it no longer keeps, or one stored before it
+ * watched them); so does a resource with no watched fields.
  */
 export function changesBetween(
 	resource: Resource,
