@@ -178,7 +178,7 @@ test('past the cap the least recently updated fingerprints are evicted first', a
 	const result = await runPoll({}, account, { ...options, events: ['inspection.confirmed'] });
 	const seen = decodeState(result.state).resources.inspections?.seen;
 	expect(seen?.size).toBe(DEFAULT_CAP);
-	const oldest = Math.min(...[...(seen?.values() ?? [])].map((fp) => fp.updatedAt));
+	const oldest = Math.min(...[...(seen?.times() ?? [])].map(([, updatedAt]) => updatedAt));
 	expect(oldest).toBe(Date.parse(String(all[10].updated_at)));
 });
 
@@ -192,6 +192,6 @@ test('a small cap holds too, and what is evicted is only older than the window',
 	});
 	const seen = decodeState(result.state).resources.inspections?.seen;
 	expect(seen?.size).toBe(20);
-	const kept = [...(seen?.values() ?? [])].map((fp) => fp.updatedAt).sort((a, b) => a - b);
+	const kept = [...(seen?.times() ?? [])].map(([, updatedAt]) => updatedAt).sort((a, b) => a - b);
 	expect(kept[0]).toBe(Date.parse(String(all[30].updated_at)));
 });

@@ -184,7 +184,6 @@ export function deriveEvents(
 ): Derived {
 	const created = previous === null && atOrAfter(parseTime(record.created_at), from);
 	const now = current.values ?? {};
-	const changes = changesBetween(resource, created ? 'new' : previous?.values, now);
 	if (resource === 'attachments') {
 		const addedAt = parseTime(record.created_at);
 		const added = previous === null && (addedAt === null || atOrAfter(addedAt, from));
@@ -195,9 +194,10 @@ export function deriveEvents(
 		const isNew = previous === null && (record.created_at == null || created);
 		return {
 			events: [isNew ? 'inspection_event.created' : 'inspection_event.updated'],
-			changes: isNew ? changesBetween(resource, 'new', now) : changes,
+			changes: changesBetween(resource, isNew ? 'new' : previous?.values, now),
 		};
 	}
+	const changes = changesBetween(resource, created ? 'new' : previous?.values, now);
 	if (resource === 'contacts') {
 		const events: PollEvent[] = [created ? 'contact.created' : 'contact.updated'];
 		const tags = changes?.tags as IDataObject | undefined;

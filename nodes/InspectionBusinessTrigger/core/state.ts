@@ -174,10 +174,6 @@ export class Fingerprints {
 		for (const [key, text] of this.packed) yield [key, updatedAtOf(text)];
 	}
 
-	*values(): IterableIterator<Fingerprint> {
-		for (const text of this.packed.values()) yield this.unpack(text);
-	}
-
 	/** The stored form; a dictionary mostly of values no fingerprint uses any more is rebuilt first. */
 	encode(): { seen: string; dict?: string[] } {
 		if (this.dict.values.length > DICTIONARY_CHECK_SIZE) this.compact();
