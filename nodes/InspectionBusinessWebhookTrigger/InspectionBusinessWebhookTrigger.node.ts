@@ -12,11 +12,11 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../shared/rules/formats';
-import { getByIds, idKey } from '../shared/transport';
 import { headerValue, secretProblem, secretsMatch, signatureMatches } from './auth';
 import { listOfEvent, readPayload, type WebhookPayload } from './payload';
 import { WEBHOOK_TRIGGER_PROPERTIES } from './properties';
-import { isRepeat, remember } from './replay';
+import { fetchRecord } from './refetch';
+import { DeliveryMemory } from './replay';
 
 /** Answers 401 itself and starts no execution: nothing of an unauthenticated request reaches the workflow. */
 function refuse(context: IWebhookFunctions, reason: string): IWebhookResponseData {
@@ -27,7 +27,7 @@ function refuse(context: IWebhookFunctions, reason: string): IWebhookResponseDat
 	return { noWebhookResponse: true };
 }
 
-/** The shared secret (A15): from the webhook credential, or from the node itself (version 1's way). */
+/** The shared secret: from the webhook credential, or from the node itself (version 1's way). */
 async function sharedSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
 	if (context.getNodeParameter('secretSource', 'parameter') !== 'credential')
 		return context.getNodeParameter('secret', '') as string;
@@ -35,27 +35,57 @@ async function sharedSecret(context: IHookFunctions | IWebhookFunctions): Promis
 	return typeof secret === 'string' ? secret : '';
 }
 
+/** Why the request is not from the account (its reason for the 401), or undefined when it is. */
+async function authenticationProblem(context: IWebhookFunctions): Promise<string | undefined> {
+	const secret = await sharedSecret(context);
+	const location = context.getNodeParameter('secretLocation', 'header') as string;
+	const given =
+		location === 'query'
+			? (context.getQueryData() as IDataObject)[
+					context.getNodeParameter('queryParameterName', 'secret') as string
+				]
+			: headerValue(context.getHeaderData(), context.getNodeParameter('headerName', '') as string);
+	if (!secretsMatch(typeof given === 'string' ? given : undefined, secret))
+		return 'missing or wrong secret';
+	if (!(context.getNodeParameter('verifySignature', false) as boolean)) return undefined;
+	const request = context.getRequestObject();
+	// n8n reads the raw body lazily; it is the signed bytes, not the parsed JSON.
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function')
+		await request.readRawBody();
+	const signatureHeader = context.getNodeParameter('signatureHeader', '') as string;
+	const signature = headerValue(context.getHeaderData(), signatureHeader);
+	return signatureMatches(signature, request.rawBody, secret)
+		? undefined
+		: 'missing or wrong signature';
+}
+
+/** The node across requests: deliveries are remembered and batched per workflow and node. */
+function triggerScope(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+}
+
 /**
- * Reads the record an event is about. A failure is thrown: n8n then answers the delivery with 500
- * (not acknowledged), so the sender retries it, and records the error as a failed execution.
+ * Reads the record a delivery is about, after the delivery was acknowledged. A failure is thrown:
+ * n8n then records a failed execution that names the record and the delivery, so it is never
+ * silent, and the delivery is not remembered, so a re-send of it runs.
  */
-async function refetchRecord(
+async function readRecord(
 	context: IWebhookFunctions,
 	{ event, recordId, deliveryId }: WebhookPayload,
 ): Promise<IDataObject | null> {
 	const list = listOfEvent(event);
-	// The transport refuses ids that are not UUIDs; such a payload simply has no record to read.
+	// The list refuses ids that are not UUIDs; such a payload simply has no record to read.
 	if (!list || !recordId || !isUuid(recordId)) return null;
 	try {
-		const found = await getByIds.call(context, list.endpoint, [recordId], { query: list.query });
-		return found.get(idKey(recordId)) ?? null;
+		return await fetchRecord(context, triggerScope(context), list, recordId);
 	} catch (error) {
 		const delivery = deliveryId === undefined ? 'the delivery' : `delivery ${deliveryId}`;
 		throw new NodeOperationError(
 			context.getNode(),
-			`Could not re-fetch ${list.noun} ${recordId} (${(error as Error).message}); ${delivery} was not acknowledged`,
+			`Could not re-fetch ${list.noun} ${recordId} of ${delivery} (${(error as Error).message})`,
 			{
-				description: `n8n answered ${delivery} of event ${String(event)} with 500 and did not remember it as received, so the account's retry of it starts the workflow.`,
+				description: `The account was already told that ${delivery} of event ${String(event)} arrived (200), so it will not send it again. Look at ${list.noun} ${recordId} in the account; a re-send of the delivery starts the workflow.`,
 			},
 		);
 	}
@@ -140,30 +170,15 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		},
 	};
 
+	/**
+	 * Answers an accepted delivery itself, at once, before the record is read: the sender never
+	 * waits on the API's rate budget. Returning noWebhookResponse also makes n8n save the delivery
+	 * memory (static data) before it starts the execution; when n8n answers for the node it saves
+	 * only after the execution has started, and by then the change is no longer seen as one.
+	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const secret = await sharedSecret(this);
-		const location = this.getNodeParameter('secretLocation', 'header') as string;
-		const given =
-			location === 'query'
-				? (this.getQueryData() as IDataObject)[
-						this.getNodeParameter('queryParameterName', 'secret') as string
-					]
-				: headerValue(this.getHeaderData(), this.getNodeParameter('headerName', '') as string);
-		if (!secretsMatch(typeof given === 'string' ? given : undefined, secret))
-			return refuse(this, 'missing or wrong secret');
-
-		if (this.getNodeParameter('verifySignature', false) as boolean) {
-			const request = this.getRequestObject();
-			// n8n reads the raw body lazily; it is the signed bytes, not the parsed JSON.
-			if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function')
-				await request.readRawBody();
-			const signature = headerValue(
-				this.getHeaderData(),
-				this.getNodeParameter('signatureHeader', '') as string,
-			);
-			if (!signatureMatches(signature, request.rawBody, secret))
-				return refuse(this, 'missing or wrong signature');
-		}
+		const problem = await authenticationProblem(this);
+		if (problem !== undefined) return refuse(this, problem);
 
 		const payload = this.getBodyData();
 		const read = readPayload(payload);
@@ -175,17 +190,16 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 				webhookResponse: { received: true, ignored: `event ${event ?? '(none)'} is not selected` },
 			};
 		}
-
-		const now = Date.now();
-		const memory =
-			deliveryId !== undefined && (this.getNodeParameter('ignoreRepeats', true) as boolean)
-				? this.getWorkflowStaticData('node')
-				: undefined;
-		if (memory && deliveryId && isRepeat(memory, deliveryId, now)) {
+		const remembers =
+			deliveryId !== undefined && (this.getNodeParameter('ignoreRepeats', true) as boolean);
+		const memory = new DeliveryMemory(this.getWorkflowStaticData('node'), triggerScope(this));
+		if (remembers && memory.isRepeat(deliveryId)) {
 			return {
 				webhookResponse: { received: true, ignored: `delivery ${deliveryId} was already received` },
 			};
 		}
+		if (remembers) memory.take(deliveryId);
+		this.getResponseObject().status(200).json({ received: true });
 
 		const item: IDataObject = {
 			event: event ?? null,
@@ -193,11 +207,15 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 			deliveryId: deliveryId ?? null,
 			payload,
 		};
-		if (this.getNodeParameter('refetchRecord', false) as boolean)
-			item.record = await refetchRecord(this, read);
-		// Remembered only now, when nothing can fail any more: n8n saves the static data once it has
-		// started the execution and acknowledges the delivery, and drops it when anything above throws.
-		if (memory && deliveryId) remember(memory, deliveryId, now);
-		return { workflowData: [this.helpers.returnJsonArray([item])] };
+		if (this.getNodeParameter('refetchRecord', false) as boolean) {
+			try {
+				item.record = await readRecord(this, read);
+			} catch (error) {
+				if (remembers) memory.release(deliveryId);
+				throw error;
+			}
+		}
+		if (remembers) memory.save();
+		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray([item])] };
 	}
 }

@@ -35,10 +35,15 @@ export function readPayload(body: IDataObject): WebhookPayload {
 	};
 }
 
+/** The list a record is read from, the query that finds it there, and what the record is called. */
+export interface RecordList {
+	endpoint: EndpointKey;
+	query: IDataObject;
+	noun: string;
+}
+
 /** Where the record of an event lives: inspection.* on the inspections list, contact.* on the contacts list. */
-export function listOfEvent(
-	event: string | undefined,
-): { endpoint: EndpointKey; query: IDataObject; noun: string } | undefined {
+export function listOfEvent(event: string | undefined): RecordList | undefined {
 	if (event?.startsWith('inspection.'))
 		return { endpoint: 'listInspections', query: { include_deleted: true }, noun: 'inspection' };
 	if (event?.startsWith('contact.'))

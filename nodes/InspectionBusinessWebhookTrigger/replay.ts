@@ -1,8 +1,16 @@
 /**
- * Replay protection. A14: a repeated delivery carries the same delivery id, so the trigger keeps
- * the ids it has started executions for in the workflow's static data (saved by n8n after the
- * response) and acknowledges a repeat without starting another. The memory is bounded by count
- * and by age, so the static data stays small however busy the account is.
+ * Replay protection. The package assumes (see docs/assumptions.md, "Webhook payload") that a
+ * repeated delivery carries the same delivery id. The trigger remembers the ids that started an
+ * execution in two places:
+ *
+ * - the workflow's static data, which n8n saves to its database with the delivery, so the memory
+ *   survives a restart and is seen by every process that loads the workflow afterwards;
+ * - this process's own list, because each webhook request works on its own copy of the static
+ *   data, loaded when the request arrived: a repeat that arrives while the first delivery is still
+ *   in flight, or after a concurrent delivery's save overwrote it, is caught here.
+ *
+ * Whenever the static data is written it receives the union of both, so the last save holds every
+ * id this process took. Both are bounded by count and by age.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -11,19 +19,65 @@ export const REPLAY_MEMORY = { deliveries: 1000, ms: 24 * 60 * 60 * 1000 } as co
 /** `[delivery id, ms since epoch when it started an execution]`, oldest first. */
 type Remembered = Array<[string, number]>;
 
-const remembered = (store: IDataObject): Remembered =>
+/** Per trigger node (workflow id and node id): the deliveries this process took. */
+const takenHere = new Map<string, Remembered>();
+
+const stored = (store: IDataObject): Remembered =>
 	Array.isArray(store.deliveries) ? (store.deliveries as Remembered) : [];
 
 const fresh = (at: number, now: number) => now - at < REPLAY_MEMORY.ms;
 
-/** Whether this delivery already started an execution within the memory's bounds. Changes nothing. */
-export function isRepeat(store: IDataObject, deliveryId: string, now: number): boolean {
-	return remembered(store).some(([id, at]) => id === deliveryId && fresh(at, now));
+/** Fresh entries of both lists, one per id (the earliest time), the newest 1,000, oldest first. */
+function merged(lists: Remembered[], now: number): Remembered {
+	const earliest = new Map<string, number>();
+	for (const list of lists) {
+		for (const [id, at] of list) {
+			const known = earliest.get(id);
+			if (fresh(at, now) && (known === undefined || at < known)) earliest.set(id, at);
+		}
+	}
+	const entries: Remembered = [...earliest.entries()];
+	entries.sort((a, b) => a[1] - b[1]);
+	return entries.slice(-REPLAY_MEMORY.deliveries);
 }
 
-/** Remembers a delivery, dropping ids older than 24 h and the oldest beyond 1,000. */
-export function remember(store: IDataObject, deliveryId: string, now: number): void {
-	const kept = remembered(store).filter(([id, at]) => id !== deliveryId && fresh(at, now));
-	kept.push([deliveryId, now]);
-	store.deliveries = kept.slice(-REPLAY_MEMORY.deliveries);
+/** The memory of one trigger node, as one webhook request sees it. */
+export class DeliveryMemory {
+	constructor(
+		/** The node's static data: what n8n loaded with this request, and saves after it. */
+		private readonly store: IDataObject,
+		/** Identifies the trigger node across requests: workflow id and node id. */
+		private readonly scope: string,
+		private readonly now: () => number = Date.now,
+	) {}
+
+	/** Whether this delivery already started an execution within the memory's bounds. */
+	isRepeat(deliveryId: string): boolean {
+		const now = this.now();
+		const known = ([id, at]: [string, number]) => id === deliveryId && fresh(at, now);
+		return stored(this.store).some(known) || (takenHere.get(this.scope) ?? []).some(known);
+	}
+
+	/** Claims a delivery in this process at once, before anything is awaited. */
+	take(deliveryId: string): void {
+		const now = this.now();
+		const list = takenHere.get(this.scope) ?? [];
+		takenHere.set(this.scope, merged([list, [[deliveryId, now]]], now));
+	}
+
+	/** Gives a claim back: the delivery did not start an execution, so a retry of it should. */
+	release(deliveryId: string): void {
+		const list = takenHere.get(this.scope);
+		if (list)
+			takenHere.set(
+				this.scope,
+				list.filter(([id]) => id !== deliveryId),
+			);
+	}
+
+	/** Writes both memories into the static data, which n8n then saves with this delivery. */
+	save(): void {
+		const now = this.now();
+		this.store.deliveries = merged([stored(this.store), takenHere.get(this.scope) ?? []], now);
+	}
 }

@@ -9,6 +9,8 @@
  *   does. The response object records status, headers and body for 401 checks.
  * - `runLoadOptions`: a `LoadOptionsContext` calling `methods.loadOptions[name]`.
  */
+import { randomUUID } from 'node:crypto';
+
 import type {
 	ExecutionError,
 	IDataObject,
@@ -47,6 +49,7 @@ function singleNodeWorkflow(
 	options: SingleNodeOptions,
 	staticData?: IDataObject,
 	extraCredentials: INode['credentials'] = {},
+	workflowId?: string,
 ) {
 	const type = typeName(options.node);
 	const node: INode = {
@@ -63,6 +66,8 @@ function singleNodeWorkflow(
 		{},
 		new NodeTypeRegistry().add(type, options.node),
 		staticData,
+		undefined,
+		workflowId,
 	);
 	// The Workflow constructor fills parameter defaults into its own node object.
 	return { workflow, node: workflow.getNode(node.name) as INode };
@@ -138,9 +143,27 @@ export interface RunWebhookResult {
 	error?: Error;
 }
 
+/** One workflow id per static data object, so calls that share static data share a workflow. */
+const workflowIds = new WeakMap<IDataObject, string>();
+
+function workflowIdFor(staticData: IDataObject | undefined): string {
+	if (staticData === undefined) return `harness-${randomUUID()}`;
+	const id = workflowIds.get(staticData) ?? `harness-${randomUUID()}`;
+	workflowIds.set(staticData, id);
+	return id;
+}
+
 /** Enough of express's Response for a webhook node that answers by itself. */
-function recordingResponse(): { res: unknown; recorded: RecordedResponse } {
+function recordingResponse(onEnd?: (response: RecordedResponse) => void): {
+	res: unknown;
+	recorded: RecordedResponse;
+} {
 	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false };
+	const end = (body: unknown) => {
+		if (body !== undefined) recorded.body = body;
+		recorded.ended = true;
+		onEnd?.(recorded);
+	};
 	const res = {
 		status(code: number) {
 			recorded.statusCode = code;
@@ -154,18 +177,15 @@ function recordingResponse(): { res: unknown; recorded: RecordedResponse } {
 			return res.setHeader(name, value);
 		},
 		json(body: unknown) {
-			recorded.body = body;
-			recorded.ended = true;
+			end(body);
 			return res;
 		},
 		send(body?: unknown) {
-			recorded.body = body;
-			recorded.ended = true;
+			end(body);
 			return res;
 		},
 		end(body?: unknown) {
-			if (body !== undefined) recorded.body = body;
-			recorded.ended = true;
+			end(body);
 			return res;
 		},
 	};
@@ -183,6 +203,13 @@ export async function runWebhook(
 		webhookSecret?: string;
 		/** The workflow static data; pass the same object to the next call, as n8n persists it. */
 		staticData?: IDataObject;
+		/**
+		 * Which workflow the request is for. The trigger keeps per-workflow memory in the process, so
+		 * by default calls that share a static data object share a workflow, and others do not.
+		 */
+		workflowId?: string;
+		/** Called when the node ends the HTTP response itself (n8n would send it at that moment). */
+		onResponse?: (response: RecordedResponse) => void;
 	},
 ): Promise<RunWebhookResult> {
 	const core = await bootN8nCore();
@@ -191,6 +218,7 @@ export async function runWebhook(
 		options,
 		options.staticData,
 		withSecret ? { [WEBHOOK_CREDENTIAL_TYPE]: { id: 'harness-webhook', name: 'Test secret' } } : {},
+		options.workflowId ?? workflowIdFor(options.staticData),
 	);
 	const { request } = options;
 	const headers = Object.fromEntries(
@@ -206,7 +234,7 @@ export async function runWebhook(
 		body: request.body ?? {},
 		rawBody,
 	};
-	const { res, recorded } = recordingResponse();
+	const { res, recorded } = recordingResponse(options.onResponse);
 	const credentials = credentialData(options.credentials);
 	if (options.webhookSecret !== undefined)
 		credentials[WEBHOOK_CREDENTIAL_TYPE] = { secret: options.webhookSecret };

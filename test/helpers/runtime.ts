@@ -171,9 +171,10 @@ export function buildWorkflow(
 	nodeTypes: INodeTypes,
 	staticData?: IDataObject,
 	timezone?: string,
+	id = 'harness-workflow',
 ): Workflow {
 	return new Workflow({
-		id: 'harness-workflow',
+		id,
 		name: 'Harness workflow',
 		nodes,
 		connections,

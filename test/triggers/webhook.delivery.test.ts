@@ -2,7 +2,8 @@
  * Real deliveries: the sandbox's webhook receivers post A14 payloads (secret
  * header, HMAC of the body, retries on non-2xx) to a local endpoint that hands
  * each request to the webhook trigger through n8n-core's WebhookContext and
- * answers as n8n would: what the node wrote (401), 500 when the node threw,
+ * answers as n8n would: what the node wrote, at the moment it wrote it (the
+ * trigger acknowledges before it re-fetches), else 500 when the node threw,
  * else 200. Like n8n, it keeps the workflow's static data between requests and
  * saves a request's changes only when the request did not fail.
  */
@@ -22,7 +23,10 @@ let server: Server;
 let endpoint: string;
 let parameters: INodeParameters;
 const executions: IDataObject[] = [];
+/** Errors of deliveries n8n would record as failed executions. */
+const failures: string[] = [];
 let persisted: IDataObject = {};
+const WORKFLOW_ID = 'delivery-test-workflow';
 
 beforeAll(async () => {
 	server = createServer((req, res) => {
@@ -35,18 +39,25 @@ beforeAll(async () => {
 			);
 			// n8n stores the static data as JSON and reads it back for each request.
 			const staticData = JSON.parse(JSON.stringify(persisted)) as IDataObject;
+			const answer = (status: number) => {
+				if (res.headersSent) return;
+				res.statusCode = status;
+				res.end();
+			};
 			void runWebhook({
 				node: trigger,
 				parameters,
 				webhookSecret: SECRET,
 				staticData,
+				workflowId: WORKFLOW_ID,
 				credentials: sandbox.credentials(),
 				request: { headers, body: JSON.parse(rawBody.toString('utf8')) as unknown, rawBody },
-			}).then(({ result, response, error }) => {
-				if (!error) persisted = staticData;
+				onResponse: (response) => answer(response.statusCode),
+			}).then(({ result, error }) => {
+				if (error) failures.push(error.message);
+				else persisted = staticData;
 				for (const item of result?.workflowData?.[0] ?? []) executions.push(item.json);
-				res.statusCode = error ? 500 : response.ended ? response.statusCode : 200;
-				res.end();
+				answer(error ? 500 : 200);
 			});
 		});
 	});
@@ -56,8 +67,15 @@ beforeAll(async () => {
 afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
 	executions.length = 0;
+	failures.length = 0;
 	persisted = {};
 });
+
+/** Waits until `list` holds `count` entries: executions start after the acknowledgement. */
+async function reaches(list: unknown[], count: number) {
+	for (let i = 0; i < 500 && list.length < count; i++)
+		await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 async function settled(count: number) {
 	for (let i = 0; i < 1000; i++) {
@@ -96,6 +114,7 @@ test('signed deliveries start one execution each, with the re-fetched record; ot
 		'inspection.confirmed 200 1',
 		'inspection.rescheduled 200 1',
 	]);
+	await reaches(executions, 2);
 	expect(executions.map((e) => `${String(e.event)} ${String(e.id)}`).sort()).toEqual([
 		`inspection.confirmed ${id}`,
 		`inspection.rescheduled ${id}`,
@@ -126,7 +145,7 @@ test('a receiver with the wrong secret gets 401 on every retry, and nothing runs
 	expect(executions).toEqual([]);
 });
 
-test('a delivery whose re-fetch fails gets 500 and is retried with the same id; the retry runs once, and a replay of it runs nothing', async () => {
+test('a delivery whose re-fetch fails is acknowledged once and fails visibly; a re-send of it runs once, and a replay of that runs nothing', async () => {
 	parameters = { refetchRecord: true };
 	await sandbox.control.addWebhook({
 		org: 'acme',
@@ -141,24 +160,34 @@ test('a delivery whose re-fetch fails gets 500 and is retried with the same id; 
 	await sandbox.control.queueFaults(failure, failure, failure, failure);
 	await sandbox.control.confirmInspection(String(inspection.id));
 
-	const attempts = await settled(2);
-	expect(attempts.map((a) => [a.status, a.attempt])).toEqual([
-		[500, 1],
-		[200, 2],
+	const attempts = await settled(1);
+	await reaches(failures, 1);
+	// Acknowledged before the re-fetch, so the account does not retry it.
+	expect(attempts.map((a) => [a.status, a.attempt])).toEqual([[200, 1]]);
+	expect(executions).toHaveLength(0);
+	expect(failures).toEqual([
+		expect.stringMatching(
+			new RegExp(
+				`^Could not re-fetch inspection ${String(inspection.id)} of delivery ${attempts[0].delivery_id}`,
+			),
+		),
 	]);
-	expect(attempts[1].delivery_id).toBe(attempts[0].delivery_id);
+
+	const resend = async () =>
+		await fetch(endpoint, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'X-Webhook-Secret': SECRET },
+			body: JSON.stringify(attempts[0].payload),
+		});
+	expect((await resend()).status).toBe(200);
+	await reaches(executions, 1);
 	expect(executions).toHaveLength(1);
 	expect(executions[0]).toMatchObject({
 		id: inspection.id,
 		deliveryId: attempts[0].delivery_id,
 		record: { id: inspection.id, status: 'confirmed' },
 	});
-
-	const replay = await fetch(endpoint, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'X-Webhook-Secret': SECRET },
-		body: JSON.stringify(attempts[0].payload),
-	});
-	expect(replay.status).toBe(200);
+	expect((await resend()).status).toBe(200);
+	await new Promise((resolve) => setTimeout(resolve, 300));
 	expect(executions).toHaveLength(1);
 });

@@ -45,6 +45,21 @@ const signed = (body: unknown, secret = SECRET) => {
 	return { rawBody, signature: createHmac('sha256', secret).update(rawBody).digest('hex') };
 };
 
+/**
+ * An accepted delivery: the node answered 200 {"received": true} itself, and hands n8n the item
+ * with noWebhookResponse, so n8n neither answers again nor echoes its default body.
+ */
+function expectAcknowledged(outcome: Awaited<ReturnType<typeof deliver>>) {
+	expect(outcome.error).toBeUndefined();
+	expect(outcome.response).toMatchObject({
+		statusCode: 200,
+		ended: true,
+		body: { received: true },
+	});
+	expect(outcome.result?.noWebhookResponse).toBe(true);
+	expect(outcome.result?.workflowData?.[0]).toHaveLength(1);
+}
+
 /** A refusal: 401 written by the node, and nothing for n8n to run. */
 function expectRefused(outcome: Awaited<ReturnType<typeof deliver>>) {
 	expect(outcome.error).toBeUndefined();
@@ -77,7 +92,7 @@ describe('the shared secret', () => {
 			{ headers: { 'x-hook-key': SECRET }, body },
 			{ headerName: 'X-Hook-Key' },
 		);
-		expect(outcome.response.ended).toBe(false); // n8n answers 200 itself (responseMode onReceived)
+		expectAcknowledged(outcome);
 		expect(outcome.result?.workflowData?.[0].map((item) => item.json)).toEqual([
 			{ event: 'inspection.confirmed', id: body.data.id, deliveryId: body.id, payload: body },
 		]);
@@ -277,5 +292,68 @@ describe('re-fetching the record', () => {
 			await deliver({ body: payload('inspection.confirmed') }, { refetchRecord: true }, true),
 		);
 		expect((await sandbox.control.requests({ pathPrefix: '/v1/' })).count).toBe(0);
+	});
+});
+
+describe('acknowledging and batching', () => {
+	const headers = { 'X-Webhook-Secret': SECRET };
+
+	test('the delivery is acknowledged before its record is read, however slow the API is', async () => {
+		const inspection = (await sandbox.control.createInspection({ org: 'acme' })) as IDataObject;
+		await sandbox.control.queueFaults({ kind: 'slow', path: '/v1/inspections', delayMs: 1500 });
+		const started = Date.now();
+		let acknowledgedAfter = Number.NaN;
+		const outcome = await runWebhook({
+			node: trigger,
+			parameters: { refetchRecord: true },
+			webhookSecret: SECRET,
+			credentials: sandbox.credentials(),
+			request: { headers, body: payload('inspection.confirmed', String(inspection.id)) },
+			onResponse: () => (acknowledgedAfter = Date.now() - started),
+		});
+		expect(acknowledgedAfter).toBeLessThan(1000);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+		expectAcknowledged(outcome);
+		expect(outcome.result?.workflowData?.[0][0].json.record).toMatchObject({ id: inspection.id });
+	});
+
+	test('records of deliveries that arrive together are read in one ids= request per 200', async () => {
+		const inspections = await Promise.all(
+			Array.from(
+				{ length: 30 },
+				async () => (await sandbox.control.createInspection({ org: 'acme' })) as IDataObject,
+			),
+		);
+		await sandbox.control.clearRequests();
+		const workflowId = crypto.randomUUID();
+		const outcomes = await Promise.all(
+			inspections.map(
+				async (inspection, index) =>
+					await runWebhook({
+						node: trigger,
+						parameters: { refetchRecord: true },
+						webhookSecret: SECRET,
+						workflowId,
+						credentials: sandbox.credentials(),
+						request: {
+							headers,
+							body: {
+								...payload('inspection.confirmed', String(inspection.id)),
+								id: `f2b0c3d4-0000-4000-8000-${String(index).padStart(12, '0')}`,
+							},
+						},
+					}),
+			),
+		);
+		outcomes.forEach((outcome, index) =>
+			expect(outcome.result?.workflowData?.[0][0].json.record).toMatchObject({
+				id: inspections[index].id,
+			}),
+		);
+		// One request when all 30 arrive within the gathering pause; a loaded machine may split them.
+		const log = await sandbox.control.requests({ pathPrefix: '/v1/' });
+		expect(log.count).toBeLessThanOrEqual(3);
+		const requested = log.data.flatMap((entry) => String(entry.query.ids).split(','));
+		expect(requested.sort()).toEqual(inspections.map((inspection) => String(inspection.id)).sort());
 	});
 });
