@@ -232,10 +232,13 @@ export class N8nUserFolder {
 		return JSON.parse(stdout.slice(start)) as ExecutionOutput;
 	}
 
-	/** `n8n start` on `port`, resolved when the editor and REST API answer. */
+	/**
+	 * `n8n start` on `port`, resolved when the editor and REST API answer. `env` adds settings
+	 * (for instance the durable scheduler's); the same folder can be started again after a stop.
+	 */
 	async startServer(
 		port: number,
-		options: { onOutput?: (chunk: string) => void } = {},
+		options: { onOutput?: (chunk: string) => void; env?: Record<string, string> } = {},
 	): Promise<N8nServer> {
 		const baseUrl = `http://127.0.0.1:${port}`;
 		const env = this.env({
@@ -243,6 +246,7 @@ export class N8nUserFolder {
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			N8N_EDITOR_BASE_URL: `${baseUrl}/`,
 			WEBHOOK_URL: `${baseUrl}/`,
+			...options.env,
 		});
 		return await N8nServer.start(this.runtime, env, baseUrl, options.onOutput);
 	}
@@ -264,6 +268,37 @@ export class N8nUserFolder {
 		writeFileSync(file, JSON.stringify(value, null, 2));
 		return file;
 	}
+}
+
+/** What one n8n instance of the package is made of; see `prepareInstance`. */
+export interface InstanceContents {
+	/** The packed package (`npm pack`), installed as a community package. */
+	tarball: string;
+	name: string;
+	version: string;
+	credentials: N8nCredential[];
+	workflows: N8nWorkflow[];
+	/** Workflow ids to publish, so that `n8n start` activates their triggers. */
+	published: string[];
+}
+
+/**
+ * A user folder with the package installed and registered, the credentials and workflows
+ * imported and the trigger workflows published: ready for `startServer`. The e2e setup, the
+ * tests that need an n8n of their own (restarts, other settings) and the benchmarks use it.
+ */
+export async function prepareInstance(
+	runtime: N8nRuntime,
+	folder: string,
+	contents: InstanceContents,
+): Promise<N8nUserFolder> {
+	const userFolder = new N8nUserFolder(runtime, folder);
+	await userFolder.installPackage(contents.tarball, contents.name, contents.version);
+	await userFolder.importCredentials(contents.credentials);
+	await userFolder.importWorkflows(contents.workflows);
+	await userFolder.registerPackage(contents.name, contents.version);
+	for (const id of contents.published) await userFolder.publishWorkflow(id);
+	return userFolder;
 }
 
 /** Items a node produced on its first output, in the first run. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '../../sandbox/index';
 import { ensureChromium } from '../../scripts/chromium';
-import { N8nUserFolder } from '../../scripts/n8n-instance';
+import { prepareInstance } from '../../scripts/n8n-instance';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import {
@@ -43,16 +43,15 @@ export default async function globalSetup(): Promise<void> {
 		log('Building and packing the package');
 		await buildPackage();
 		const packed = await packPackage(workDir);
-		const userFolder = new N8nUserFolder(runtime, path.join(workDir, 'n8n'));
-		await userFolder.installPackage(packed.tarball, packed.name, packed.version);
-
 		resources.sandbox = await startSandbox({ port: 0, seed: 'demo' });
 		const sandboxUrl = resources.sandbox.baseUrl;
-		log(`Sandbox at ${sandboxUrl}; importing credentials and workflows`);
-		await userFolder.importCredentials(e2eCredentials(sandboxUrl));
-		await userFolder.importWorkflows([...loadExamples(), ...e2eWorkflows()]);
-		await userFolder.registerPackage(packed.name, packed.version);
-		for (const id of PUBLISHED_WORKFLOWS) await userFolder.publishWorkflow(id);
+		log(`Sandbox at ${sandboxUrl}; installing the package, importing credentials and workflows`);
+		const userFolder = await prepareInstance(runtime, path.join(workDir, 'n8n'), {
+			...packed,
+			credentials: e2eCredentials(sandboxUrl),
+			workflows: [...loadExamples(), ...e2eWorkflows()],
+			published: PUBLISHED_WORKFLOWS,
+		});
 
 		const serverLog = path.join(artifactsDir, 'n8n-server.log');
 		resources.server = await userFolder.startServer(await freePort(), {

@@ -300,7 +300,7 @@ describe('acknowledging and batching', () => {
 
 	test('the delivery is acknowledged before its record is read, however slow the API is', async () => {
 		const inspection = (await sandbox.control.createInspection({ org: 'acme' })) as IDataObject;
-		await sandbox.control.queueFaults({ kind: 'slow', path: '/v1/inspections', delayMs: 1500 });
+		await sandbox.control.queueFaults({ kind: 'slow', path: '/v1/inspections', delay_ms: 1500 });
 		const started = Date.now();
 		let acknowledgedAfter = Number.NaN;
 		const outcome = await runWebhook({
