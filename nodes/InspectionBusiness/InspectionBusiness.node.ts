@@ -1,7 +1,7 @@
 import type { IVersionedNodeType } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';
 
-import { InspectionBusinessV1 } from './v1/InspectionBusinessV1.node';
+import { InspectionBusinessActionNode } from './actionNode';
 
 /**
  * Versioned from the start, so a breaking change becomes v2 beside v1 instead
@@ -11,7 +11,7 @@ export class InspectionBusiness extends VersionedNodeType {
 	constructor() {
 		// One implementation serves both versions; v2 differs in its description
 		// (`@version` display options: locators instead of id strings).
-		const node = new InspectionBusinessV1();
+		const node = new InspectionBusinessActionNode();
 		const { displayName, name, icon, group, description } = node.description;
 		const nodeVersions: IVersionedNodeType['nodeVersions'] = { 1: node, 2: node };
 		super(nodeVersions, { displayName, name, icon, group, description, defaultVersion: 2 });

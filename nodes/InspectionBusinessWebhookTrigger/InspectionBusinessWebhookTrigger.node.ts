@@ -181,8 +181,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		if (problem !== undefined) return refuse(this, problem);
 
 		const payload = this.getBodyData();
-		const read = readPayload(payload);
-		const { event, recordId, deliveryId } = read;
+		const delivery = readPayload(payload);
+		const { event, recordId, deliveryId } = delivery;
 		const wanted = this.getNodeParameter('events', []) as string[];
 		if (wanted.length > 0 && (event === undefined || !wanted.includes(event))) {
 			// Acknowledged, so the sender does not retry, but no execution starts.
@@ -208,11 +208,13 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 			payload,
 		};
 		if (this.getNodeParameter('refetchRecord', false) as boolean) {
+			let read = false;
 			try {
-				item.record = await readRecord(this, read);
-			} catch (error) {
-				if (remembers) memory.release(deliveryId);
-				throw error;
+				item.record = await readRecord(this, delivery);
+				read = true;
+			} finally {
+				// The failed execution does not count as processing it: a re-send should run.
+				if (!read && remembers) memory.release(deliveryId);
 			}
 		}
 		if (remembers) memory.save();

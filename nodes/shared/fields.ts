@@ -1,5 +1,5 @@
 /**
- * Node parameters built from the endpoint table; `InspectionBusiness/v1/helpers/values.ts`
+ * Node parameters built from the endpoint table; `InspectionBusiness/helpers/values.ts`
  * turns their values back into wire values. A parameter that maps to a query
  * parameter or a body field carries that wire name as its own `name`, so the
  * request code, the field map and the e2e editor check all read one name. The

@@ -14,7 +14,7 @@ import {
 	lookUpEmails,
 	matchEmails,
 	walkEmails,
-} from '../../nodes/InspectionBusiness/v1/helpers/emailMatch';
+} from '../../nodes/InspectionBusiness/helpers/emailMatch';
 import { paginate } from '../../nodes/shared/transport';
 import { SANDBOX_KEYS, startSandbox } from '../../sandbox';
 import { SandboxControl } from '../../sandbox/client';

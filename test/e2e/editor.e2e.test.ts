@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { allOperations, isControl, operationFields, tableWireFields } from '../support/fieldMap';
-import { versionDescription } from '../../nodes/InspectionBusiness/v1/actions/versionDescription';
+import { versionDescription } from '../../nodes/InspectionBusiness/actions/versionDescription';
 import { InspectionBusinessWebhookTrigger } from '../../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import { Editor } from './support/editor';

@@ -136,7 +136,7 @@ describe('n8n conventions', () => {
 		process.env.NODE_ENV = 'lint';
 		const { default: n8nNodesBase } = await import('eslint-plugin-n8n-nodes-base');
 		process.env.NODE_ENV = environment;
-		const source = `export class InspectionBusinessV1 implements INodeType {\n\tdescription = ${asSource(description)};\n}\n`;
+		const source = `export class InspectionBusiness implements INodeType {\n\tdescription = ${asSource(description)};\n}\n`;
 		const eslint = new ESLint({
 			cwd: ROOT,
 			overrideConfigFile: true,
@@ -156,7 +156,7 @@ describe('n8n conventions', () => {
 			],
 		});
 		const [result] = await eslint.lintText(source, {
-			filePath: join(ROOT, 'nodes', 'InspectionBusiness', 'v1', 'InspectionBusinessV1.node.ts'),
+			filePath: join(ROOT, 'nodes', 'InspectionBusiness', 'InspectionBusiness.node.ts'),
 		});
 		const problems = result.messages
 			.map((m) => ({

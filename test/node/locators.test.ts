@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { versionDescription } from '../../nodes/InspectionBusiness/v1/actions/versionDescription';
+import { versionDescription } from '../../nodes/InspectionBusiness/actions/versionDescription';
 import { idFromRecordUrl } from '../../nodes/shared/locators';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, errorText, requests, run } from './support';

@@ -7,11 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	needsCount,
-	planFor,
-	walkPages,
-} from '../../nodes/InspectionBusiness/v1/helpers/emailMatch';
+import { needsCount, planFor, walkPages } from '../../nodes/InspectionBusiness/helpers/emailMatch';
 import { withSandbox } from '../helpers/n8n';
 import { api, errorText, requests, run } from './support';
 

@@ -8,9 +8,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../nodes/shared/endpoints';
 import { bodyFields } from '../../nodes/shared/fields';
-import { idsParamOf } from '../../nodes/InspectionBusiness/v1/helpers/list';
-import type { Operation } from '../../nodes/InspectionBusiness/v1/helpers/operations';
-import { resources } from '../../nodes/InspectionBusiness/v1/actions/router';
+import { idsParamOf } from '../../nodes/InspectionBusiness/helpers/list';
+import type { Operation } from '../../nodes/InspectionBusiness/helpers/operations';
+import { resources } from '../../nodes/InspectionBusiness/actions/router';
 
 /** Parameters that steer the node rather than carry a request field, and what they do instead. */
 const CONTROLS: Record<string, string> = {

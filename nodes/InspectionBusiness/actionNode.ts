@@ -1,0 +1,42 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { router } from './actions/router';
+import { ICON, subtitleExpression, versionDescription } from './actions/versionDescription';
+import {
+	searchAgencies,
+	searchAttachments,
+	searchContacts,
+	searchEvents,
+	searchInspections,
+} from './methods/listSearch';
+import { getTagIds, getTags } from './methods/loadOptions';
+
+export class InspectionBusinessActionNode implements INodeType {
+	description: INodeTypeDescription = {
+		...versionDescription,
+		group: ['transform'],
+		icon: ICON,
+		subtitle: subtitleExpression(versionDescription.properties),
+		usableAsTool: true,
+	};
+
+	methods = {
+		loadOptions: { getTags, getTagIds },
+		listSearch: {
+			searchAgencies,
+			searchAttachments,
+			searchContacts,
+			searchEvents,
+			searchInspections,
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

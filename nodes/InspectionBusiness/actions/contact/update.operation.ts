@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { EndpointKey } from '../../../shared/endpoints';
+import { bodyCollection, fieldsToClear, pathIdField } from '../../../shared/fields';
+import { apiRequest } from '../../../shared/transport';
+import { underRule } from '../../../shared/validation';
+import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
+import { forEachIdItem } from '../../helpers/execution';
+import { bodyValues } from '../../helpers/values';
+
+export const endpoint: EndpointKey = 'updateContact';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['update'] } },
+	[
+		pathIdField('contact_id', 'The contact to update'),
+		bodyCollection(endpoint, {
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			description:
+				'Fields to change; the others stay as they are. An empty value changes nothing: use Fields to Clear.',
+		}),
+		fieldsToClear(endpoint),
+	],
+);
+
+/**
+ * PATCH sends only what changes: the Update Fields that are set, and null (or
+ * an empty tag list) for each of Fields to Clear. Everything else is left as is.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
+		const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const body = underRule(this.getNode(), () =>
+			bodyValues(endpoint, updateFields, this.getTimezone()),
+		);
+		addFieldsToClear(this, endpoint, body, itemIndex, 'Update Fields');
+		if (Object.keys(body).length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+				itemIndex,
+				description: 'Add a field to Update Fields, or pick one in Fields to Clear.',
+			});
+		}
+		assertNoExclusiveConflict(this, endpoint, body, itemIndex);
+		const contact = (await apiRequest.call(this, endpoint, {
+			pathParams: { contact_id: contactId },
+			body,
+		})) as IDataObject;
+		return [{ json: contact, pairedItem: { item: itemIndex } }];
+	});
+}

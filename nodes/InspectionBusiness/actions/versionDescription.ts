@@ -1,0 +1,90 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+
+import { withLocators } from '../helpers/locators';
+
+import * as agency from './agency';
+import * as attachment from './attachment';
+import * as contact from './contact';
+import * as contactStats from './contactStats';
+import * as inspection from './inspection';
+import * as inspectionEvent from './inspectionEvent';
+import * as tag from './tag';
+
+/**
+ * The icons, relative to `InspectionBusiness.node.ts`: n8n resolves the icons
+ * of every version against the file registered in package.json.
+ */
+export const ICON = {
+	light: 'file:../../icons/inspection-business.svg',
+	dark: 'file:../../icons/inspection-business.dark.svg',
+} as const;
+
+const SMALL_WORDS = new Set(['a', 'an', 'the', 'of', 'for', 'by', 'to', 'or']);
+const titleCase = (text: string) =>
+	text
+		.split(' ')
+		.map((word, index) =>
+			index > 0 && SMALL_WORDS.has(word) ? word : word.charAt(0).toUpperCase() + word.slice(1),
+		)
+		.join(' ');
+
+/**
+ * The canvas subtitle in words ("Get Many Contacts"): each operation's action,
+ * title-cased, looked up by resource and operation.
+ */
+export function subtitleExpression(properties: INodeProperties[]): string {
+	const subtitles: Record<string, string> = {};
+	for (const property of properties) {
+		if (property.name !== 'operation') continue;
+		const resource = (property.displayOptions?.show?.resource as string[])[0];
+		for (const option of property.options as INodePropertyOptions[]) {
+			subtitles[`${resource}:${String(option.value)}`] = titleCase(String(option.action));
+		}
+	}
+	return `={{ (${JSON.stringify(subtitles)})[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+}
+
+/**
+ * The description of versions 1 and 2, less what `InspectionBusinessActionNode`'s
+ * class literal adds (group, icon, subtitle, tool use). Version 2 shows the
+ * picked ids as resource locators (`withLocators`); version 1 keeps strings.
+ */
+export const versionDescription: Omit<INodeTypeDescription, 'group'> = {
+	displayName: 'Inspection Business',
+	name: 'inspectionBusiness',
+	version: [1, 2],
+	description:
+		'Read and write contacts, inspections, agencies, tags, events and attachments of an inspection business',
+	defaults: { name: 'Inspection Business' },
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [{ name: 'inspectionBusinessApi', required: true }],
+	properties: [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Agency', value: 'agency' },
+				{ name: 'Attachment', value: 'attachment' },
+				{ name: 'Contact', value: 'contact' },
+				{ name: 'Contact Statistic', value: 'contactStats' },
+				{ name: 'Inspection', value: 'inspection' },
+				{ name: 'Inspection Event', value: 'inspectionEvent' },
+				{ name: 'Tag', value: 'tag' },
+			],
+			default: 'contact',
+		},
+		...withLocators([
+			...agency.description,
+			...attachment.description,
+			...contact.description,
+			...contactStats.description,
+			...inspection.description,
+			...inspectionEvent.description,
+			...tag.description,
+		]),
+	],
+};

@@ -1,0 +1,98 @@
+/**
+ * Item-level error handling shared by every operation: errors carry the index
+ * of the item that caused them, and continue-on-fail turns them into error
+ * items (with pairedItem) instead of stopping the node.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { isUuid } from '../../shared/rules/formats';
+import { locatorParameter } from './locators';
+
+export type ItemError = NodeApiError | NodeOperationError;
+
+/** Tags a transport or parameter error with the item it belongs to; wraps anything else. */
+function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+export function errorItem(error: ItemError, itemIndex: number): INodeExecutionData {
+	const json = error.description
+		? { error: error.message, description: error.description }
+		: { error: error.message };
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Continue-on-fail, in one place: the item's error, tagged with its index, is
+ * thrown (stopping the node) unless the node continues on fail; then it is
+ * returned for the caller to output as an error item.
+ */
+export function continueOrThrow(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): ItemError {
+	const failure = itemError(ctx, error, itemIndex);
+	if (!ctx.continueOnFail()) throw failure;
+	return failure;
+}
+
+/**
+ * Runs `run` for each input item and concatenates what it returns. A failing
+ * item either stops the node (error tagged with its index) or, with
+ * continue-on-fail, becomes an error item; records of a failed item are dropped.
+ */
+export async function forEachItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	run: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			for (const item of await run(itemIndex)) output.push(item);
+		} catch (error) {
+			output.push(errorItem(continueOrThrow(ctx, error, itemIndex), itemIndex));
+		}
+	}
+	return output;
+}
+
+/** `forEachItem` for operations on the record named by a path ID parameter, e.g. contact_id. */
+export async function forEachIdItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	idParameter: string,
+	run: (id: string, itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(ctx, items, async (itemIndex) => {
+		return await run(locatorParameter(ctx, idParameter, itemIndex), itemIndex);
+	});
+}
+
+/**
+ * Reads an ID parameter (a string or a locator) and checks it is a UUID, naming the field if not. Get
+ * checks each item's ID this way before the batch, so one bad ID fails only
+ * its own item.
+ */
+export function uuidParameter(
+	ctx: IExecuteFunctions,
+	parameter: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = locatorParameter(ctx, parameter, itemIndex);
+	if (!isUuid(value)) {
+		throw new NodeOperationError(ctx.getNode(), `${label}: "${value}" is not a valid ID`, {
+			itemIndex,
+			description:
+				'IDs are UUIDs such as 3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a. Check the value or the expression that sets it.',
+		});
+	}
+	return value;
+}

@@ -1,0 +1,80 @@
+/**
+ * Version 2 turns the id fields a user picks into resource locators. The
+ * operation files describe each field once, as the plain id string version 1
+ * shows; `withLocators` gives every such field two variants, the string for
+ * version 1 and a locator for version 2 and later, so workflows built on
+ * version 1 keep their parameters unchanged.
+ */
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { locatorProperty } from '../../shared/locators';
+import type { LocatorKind } from '../../shared/locators';
+
+/** The first version whose id fields are locators. */
+export const LOCATOR_VERSION = 2;
+
+const V1: IDisplayOptions['show'] = { '@version': [1] };
+const FROM_V2: IDisplayOptions['show'] = { '@version': [{ _cnd: { gte: LOCATOR_VERSION } }] };
+
+/** Path and id parameters by name; a Get's `id` by resource. */
+const BY_NAME: Record<string, LocatorKind> = {
+	contact_id: 'contact',
+	inspection_id: 'inspection',
+	attachment_id: 'attachment',
+};
+const GET_ID_BY_RESOURCE: Record<string, LocatorKind> = {
+	agency: 'agency',
+	contact: 'contact',
+	contactStats: 'contact',
+	inspection: 'inspection',
+	inspectionEvent: 'event',
+};
+
+function locatorKindOf(property: INodeProperties): LocatorKind | undefined {
+	if (property.type !== 'string') return undefined;
+	if (property.name === 'id') {
+		const resource = (property.displayOptions?.show?.resource as string[] | undefined)?.[0];
+		return resource ? GET_ID_BY_RESOURCE[resource] : undefined;
+	}
+	return BY_NAME[property.name];
+}
+
+function onlyFor(property: INodeProperties, versions: IDisplayOptions['show']): INodeProperties {
+	const displayOptions = property.displayOptions ?? {};
+	return {
+		...property,
+		displayOptions: { ...displayOptions, show: { ...displayOptions.show, ...versions } },
+	};
+}
+
+/** The node's top-level properties with each picked id as string (v1) and locator (v2+). */
+export function withLocators(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		const kind = locatorKindOf(property);
+		if (!kind) return [property];
+		const { displayName, name, description, required, displayOptions } = property;
+		const locator = locatorProperty(kind, {
+			displayName: displayName.replace(/ ID$/, ''),
+			name,
+			description,
+			required,
+			displayOptions,
+		});
+		return [onlyFor(property, V1), onlyFor(locator, FROM_V2)];
+	});
+}
+
+/**
+ * The id a picked field holds: a v1 string, a locator's value (a link's id is
+ * extracted by n8n with the mode's regex, D13), or a string from an expression.
+ */
+export function locatorParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
+	if (value && typeof value === 'object') return String((value as IDataObject).value ?? '').trim();
+	return String(value ?? '').trim();
+}
