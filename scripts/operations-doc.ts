@@ -11,11 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type {
-	IDisplayOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { InspectionBusinessActionNode } from '../nodes/InspectionBusiness/actionNode';
 import { operationFields } from '../test/support/fieldMap';
