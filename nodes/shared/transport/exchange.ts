@@ -76,7 +76,7 @@ export function networkFailure(error: unknown): NetworkFailure | undefined {
 }
 
 /** The response body as bytes, whatever the HTTP client handed back. */
-export function bodyBytes(response: IN8nHttpFullResponse): Buffer {
+function bodyBytes(response: IN8nHttpFullResponse): Buffer {
 	return Buffer.isBuffer(response.body) ? response.body : Buffer.from(String(response.body ?? ''));
 }
 

@@ -15,7 +15,7 @@ import type { ApiCall } from './types';
 type WriteCall = Pick<ApiCall, 'method' | 'endpoint' | 'upload'>;
 
 /** For a write that may have been applied: what may have happened, and why it was not repeated. */
-export function describeWrite(call: WriteCall): { what: string; why: string } {
+function describeWrite(call: WriteCall): { what: string; why: string } {
 	if (call.upload === 'report') {
 		return {
 			what: 'The report upload may have been received',
@@ -41,7 +41,7 @@ export function describeWrite(call: WriteCall): { what: string; why: string } {
 }
 
 /** No HTTP answer (refused, reset, timeout), or a 2xx answer that is not JSON. */
-export function failureError(
+function failureError(
 	node: INode,
 	call: WriteCall,
 	failure: Failure,
@@ -83,7 +83,7 @@ export function failureError(
 }
 
 /** Why a request stopped waiting for the rate limit: the deadline, what was sent, how to wait longer. */
-export function rateLimitNote(settings: ApiSettings, attempts: Attempts): string {
+function rateLimitNote(settings: ApiSettings, attempts: Attempts): string {
 	const minutes = settings.rateLimitDeadlineMs / 60_000;
 	return (
 		`This request was sent ${attempts.sent} times and answered 429 ${attempts.limited} times; the wait for the rate limit ` +
