@@ -1,14 +1,14 @@
 /**
  * The user documents stay true: the README has the sections of n8n's
  * community-node template, its pictures exist, every documentation link the
- * nodes and the credential show in the editor lands on a README heading, the
- * assumptions table equals the code, and each version has a CHANGELOG entry.
+ * nodes and the credential show in the editor lands on a README heading, and
+ * each version has a CHANGELOG entry. (The assumptions are checked against
+ * docs/assumptions.md in assumptions.test.ts.)
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { InspectionBusinessApi } from '../credentials/InspectionBusinessApi.credentials';
-import { ASSUMPTIONS } from '../nodes/shared/assumptions';
 
 const root = join(__dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -89,21 +89,6 @@ describe('documentation links shown in the editor', () => {
 				!url.startsWith(`${REPOSITORY}#`) || !readmeAnchors.has(url.slice(REPOSITORY.length + 1)),
 		);
 		expect(broken).toEqual([]);
-	});
-});
-
-describe('CONTRIBUTING.md', () => {
-	const contributing = read('CONTRIBUTING.md');
-
-	it('lists every assumption exactly as the code states it', () => {
-		// Prettier pads table cells; the text inside is compared.
-		const listed = Object.fromEntries(
-			[...contributing.matchAll(/^\| ([AD]\d+) *\| (.*?) *\|$/gm)].map((m) => [
-				m[1],
-				m[2].replace(/\\([|*_])/g, '$1'),
-			]),
-		);
-		expect(listed).toEqual(ASSUMPTIONS);
 	});
 });
 

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { versionDescription } from '../../nodes/InspectionBusiness/actions/versionDescription';
+import { nodeDescription } from '../../nodes/InspectionBusiness/actions/nodeDescription';
 import { idFromRecordUrl } from '../../nodes/shared/locators';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, errorText, requests, run } from './support';
@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 describe('the description', () => {
 	const picked = (name: string, resource: string, operation: string) =>
-		versionDescription.properties.filter(
+		nodeDescription.properties.filter(
 			(p) =>
 				p.name === name &&
 				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
