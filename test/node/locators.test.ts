@@ -1,5 +1,5 @@
 /**
- * Version 2's resource locators (From List · By ID · By URL, D13) for every
+ * Version 2's resource locators (From List · By ID · By URL, recordLinks) for every
  * picked record, and version 1 workflows, whose id strings keep working.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
@@ -64,7 +64,7 @@ describe('the description', () => {
 	});
 });
 
-describe('By URL (D13)', () => {
+describe('By URL (recordLinks)', () => {
 	const uuid = '3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a';
 	test.each([
 		['contact', `https://app.example.com/contacts/${uuid}`, uuid],
