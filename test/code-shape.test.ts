@@ -38,7 +38,7 @@ interface LongFunction {
 	lines: number;
 }
 
-/** The name a reader would look for: the declaration's, or the variable or property it is assigned to. */
+/** A function's name, or that of the variable or property it is assigned to. */
 function functionName(node: ts.Node): string {
 	const named = node as ts.Node & { name?: ts.Node };
 	if (named.name && ts.isIdentifier(named.name)) return named.name.text;

@@ -93,7 +93,7 @@ export const INSPECTION_STATUSES = ['draft', 'waiting', 'review', 'confirmed', '
 export const REPORT_STATUSES = ['na', 'pending', 'partial', 'published'] as const;
 export const ATTACHMENT_KINDS = ['report', 'document'] as const;
 
-/** The webhook events the sandbox sends and the webhook trigger filters on (webhookPayloadFields). */
+/** The webhook events the sandbox sends, and the webhook trigger filters on. */
 export const WEBHOOK_EVENTS = [
 	'inspection.confirmed',
 	'inspection.rescheduled',
@@ -659,7 +659,7 @@ export const ENDPOINTS = {
 
 export type EndpointKey = keyof typeof ENDPOINTS;
 
-/** The record fields that hold signed links, which never get the API key (signedLinksWithoutKey). */
+/** Record fields holding signed links, which never get the API key (signedLinksWithoutKey). */
 export const SIGNED_LINK_FIELDS = ['url', 'photo_url', 'cover_photo_url'] as const;
 
 /** Substitute `{placeholders}` in an endpoint path, encoding each value. */

@@ -60,7 +60,7 @@ export function recordFileOperation(config: RecordFileConfig): Operation {
 	};
 }
 
-/** Adds the file behind the found record's link to its item; a record without one fails its item. */
+/** Adds the file behind the record's link to its item; no link fails the item. */
 function downloadFileOf({ record, urlField, file, noFileHint }: RecordFileConfig) {
 	return async function (
 		this: IExecuteFunctions,
