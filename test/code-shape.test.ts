@@ -16,11 +16,8 @@ const root = join(__dirname, '..');
 const CHECKED_PATHS = [
 	'credentials',
 	'nodes/InspectionBusiness',
-	'nodes/shared/assumptions.ts',
-	'nodes/shared/endpoints.ts',
-	'nodes/shared/fields.ts',
-	'nodes/shared/filenames.ts',
-	'nodes/shared/locators.ts',
+	'nodes/InspectionBusinessWebhookTrigger',
+	'nodes/shared',
 ];
 
 const MAX_FUNCTION_LINES = 60;
