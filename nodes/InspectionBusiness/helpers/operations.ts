@@ -30,6 +30,7 @@ import { idsParamOf, maxRecords } from './list';
 import { locatorParameter } from './locators';
 import { outputShape, simplifyProperties } from './shape';
 import type { SimplifyConfig } from './shape';
+import { dateTimeZone } from './timezone';
 import { filterValues, sortValue } from './values';
 
 export interface Operation {
@@ -75,7 +76,7 @@ export function listOperation(config: {
 				? filterValues(
 						endpoint,
 						this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
-						this.getTimezone(),
+						dateTimeZone(this),
 					)
 				: {};
 			if (sortable) {
@@ -143,7 +144,7 @@ export function getOperation(config: {
 						return filterValues(
 							endpoint,
 							this.getNodeParameter('options', itemIndex, {}) as IDataObject,
-							this.getTimezone(),
+							dateTimeZone(this),
 						);
 					}
 				: undefined,
@@ -182,7 +183,7 @@ export function countOperation(config: {
 			const query = filterValues(
 				endpoint,
 				this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
-				this.getTimezone(),
+				dateTimeZone(this),
 			);
 			const page = await apiRequest.call(this, endpoint, { query: { ...query, limit: 1 } });
 			if (typeof page.total !== 'number') {
