@@ -2,7 +2,8 @@
  * JSON body rules (ContactCreate, ContactUpdate): no fields beyond the
  * schema's, nullability, each field's type and format, required fields, and
  * the mutually exclusive pairs (tags / tag_ids). Returns the body as the API
- * stores it (emails trimmed, ids in lower case, id lists without repeats).
+ * stores it (an email trimmed, ids in lower case, id lists without repeats; a
+ * CC list as it was sent).
  */
 import { type BodyField, type Endpoint, ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
 import { isBlank, isCalendarDate, isCountryCode, isEmail, isUuid, NOT_AN_ID } from './formats';
@@ -32,7 +33,8 @@ function checkBodyValue(field: BodyField, value: unknown): unknown {
 			if (bad !== undefined) throw fail(`"${bad}" is not an email address`);
 			const max = field.maxItems ?? LIMITS.ccEmailMax;
 			if (emails.length > max) throw fail(`at most ${max} addresses, got ${emails.length}`);
-			return emails.join(', ');
+			// Checked entry by entry, stored as sent: the API does not re-format the list.
+			return value;
 		}
 		case 'country':
 			if (!isCountryCode(value))
