@@ -18,6 +18,7 @@ import {
 	tableWireFields,
 } from '../support/fieldMap';
 import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
+import type { Endpoint } from '../../nodes/shared/endpoints';
 import { returnAllFields } from '../../nodes/shared/fields';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { node } from './support';
@@ -324,9 +325,7 @@ describe('every field with a format says it (issue 18)', () => {
 		['id:url', 'link'],
 		['agency_id:url', 'link'],
 	]);
-	for (const spec of Object.values(ENDPOINTS) as Array<
-		(typeof ENDPOINTS)[keyof typeof ENDPOINTS]
-	>) {
+	for (const spec of Object.values(ENDPOINTS as Record<string, Endpoint>)) {
 		for (const entry of [...spec.query, ...(spec.body?.fields ?? [])])
 			if (entry.type in FORMATS && !formatOf.has(entry.name)) formatOf.set(entry.name, entry.type);
 	}
