@@ -46,6 +46,20 @@ export class N8nRestClient {
 		);
 	}
 
+	/** Publishes (activates) a workflow's current version: n8n starts its triggers at once. */
+	async publish(workflowId: string): Promise<void> {
+		const { versionId } = await this.rest<{ versionId: string }>(
+			'GET',
+			`/rest/workflows/${workflowId}`,
+		);
+		await this.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
+	}
+
+	/** Unpublishes (deactivates) a workflow: its triggers stop. */
+	async unpublish(workflowId: string): Promise<void> {
+		await this.rest('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+	}
+
 	/** Executions of a workflow, newest first. */
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
