@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { N8nRuntime } from './n8n-runtime';
+import { majorOf, type N8nRuntime } from './n8n-runtime';
 import { N8nServer } from './n8n-server';
 import { builtNodes, packageAuthor } from './package-tarball';
 import { freePort } from './ports';
@@ -207,9 +207,16 @@ export class N8nUserFolder {
 		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
-	/** Marks a workflow published; a server started afterwards activates its triggers. */
+	/**
+	 * Marks a workflow published; a server started afterwards activates its triggers.
+	 * n8n 2.x publishes; 1.x has no publish command and activates with update:workflow.
+	 */
 	async publishWorkflow(id: string): Promise<void> {
-		await this.cli(['publish:workflow', `--id=${id}`]);
+		await this.cli(
+			majorOf(this.runtime.version) >= 2
+				? ['publish:workflow', `--id=${id}`]
+				: ['update:workflow', `--id=${id}`, '--active=true'],
+		);
 	}
 
 	/** `n8n execute --id --rawOutput`: the run's JSON (printed after a few log lines). */
