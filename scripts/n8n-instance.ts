@@ -62,6 +62,8 @@ export interface BinaryRef {
 	bytes?: number;
 	/** Where n8n's filesystem binary mode keeps the data: `filesystem-v2:<path under .n8n/storage>`. */
 	id?: string;
+	/** The bytes in base64, in n8n 1.x's default binary mode (in memory: no `id`). */
+	data?: string;
 }
 
 export interface NodeItem {
@@ -258,9 +260,13 @@ export class N8nUserFolder {
 		return await N8nServer.start(this.runtime, env, baseUrl, options.onOutput);
 	}
 
-	/** The bytes of a binary an execution produced (n8n's default filesystem mode). */
+	/**
+	 * The bytes of a binary an execution produced: from `.n8n/storage` in the filesystem mode
+	 * (n8n 2.x's default), or from the item itself in the memory mode (1.x's default).
+	 */
 	readBinary(binary: BinaryRef): Buffer {
 		const id = binary.id ?? '';
+		if (!id && binary.data !== undefined) return Buffer.from(binary.data, 'base64');
 		if (!id.startsWith('filesystem-v2:'))
 			throw new Error(`Not a filesystem binary: ${JSON.stringify(binary)}`);
 		return readFileSync(
