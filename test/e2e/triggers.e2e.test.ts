@@ -10,10 +10,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
+import { N8nDatabase } from '../../scripts/n8n-database';
 import type { N8nRestClient } from '../../scripts/n8n-rest';
 import { waitFor } from '../../scripts/processes';
 import { ExecutionWatcher } from './support/executions';
-import { storedStaticData } from './support/database';
 import { e2eUserFolder, ownerSession } from './support/n8n';
 import { SandboxApi } from './support/sandbox-api';
 import { readState } from './support/state';
@@ -314,10 +314,11 @@ describe('webhook trigger v2, secret in a credential', () => {
 
 		// The memory outlives the process only through n8n's database: both ids must be there.
 		const userFolder = await e2eUserFolder();
+		const database = new N8nDatabase(userFolder.runtime, userFolder.folder);
 		const saved = await waitFor(
 			"both delivery ids in the workflow's saved static data",
 			async () => {
-				const ids = rememberedIds(await storedStaticData(userFolder, REPLAY_TRIGGER.id));
+				const ids = rememberedIds(await database.staticData(REPLAY_TRIGGER.id));
 				return ids.includes(first) && ids.includes(repeated) ? ids : undefined;
 			},
 			{ timeoutMs: 30_000, intervalMs: 500 },
