@@ -144,11 +144,10 @@ export class InspectionBusinessTrigger implements INodeType {
 			});
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const source = apiSource(this);
 
 		// Fetch Test Event: shows the newest matching record and leaves the state alone.
 		if (this.getMode() === 'manual') {
-			const newest = await newestRecords(source, watchedResources(events));
+			const newest = await newestRecords(apiSource(this), watchedResources(events));
 			const sample = pickSample(newest, events);
 			return sample ? [this.helpers.returnJsonArray([sample])] : null;
 		}
@@ -168,7 +167,7 @@ export class InspectionBusinessTrigger implements INodeType {
 		}
 		let emitted = false;
 		try {
-			const result = await runPoll(staticData, source, {
+			const result = await runPoll(staticData, apiSource(this, budgetMs), {
 				events,
 				overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,
 				emitExisting: options.emitExisting === true,
