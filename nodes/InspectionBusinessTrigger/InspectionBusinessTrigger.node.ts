@@ -165,7 +165,7 @@ export class InspectionBusinessTrigger implements INodeType {
 			this.logger.debug('Poll skipped: another poll of this trigger is running or committing');
 			return null;
 		}
-		let emitted = false;
+		let changed = false;
 		try {
 			const result = await runPoll(staticData, apiSource(this, budgetMs), {
 				events,
@@ -179,10 +179,10 @@ export class InspectionBusinessTrigger implements INodeType {
 			// when nothing is emitted, through its cursor commit), never on its own.
 			for (const key of Object.keys(staticData)) delete staticData[key];
 			Object.assign(staticData, result.state);
-			emitted = result.items.length > 0;
-			return emitted ? [this.helpers.returnJsonArray(result.items)] : null;
+			changed = result.items.length > 0 || contentHashOf(staticData) !== startState;
+			return result.items.length > 0 ? [this.helpers.returnJsonArray(result.items)] : null;
 		} finally {
-			overlapGuard.end(pollOf, startState, emitted, Date.now());
+			overlapGuard.end(pollOf, startState, changed, Date.now());
 		}
 	}
 }

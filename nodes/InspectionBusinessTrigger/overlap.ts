@@ -10,23 +10,24 @@
  * other's progress. A poll that finds another poll of its node running
  * therefore returns nothing and leaves the state alone: n8n commits nothing.
  *
- * n8n reads the committed state when an occurrence starts, and commits a
- * poll's state with its execution a moment after the poll returns. An
- * occurrence that starts in that moment runs after the first poll, from the
- * state before it. So for a short while after a poll that emitted, a poll that
- * starts from the same state is skipped too. Later, the same state means n8n
- * did not keep that poll's result (abandoned at its timeout, workflow
- * deactivated, lease lost), and the poll runs again.
+ * n8n reads the committed state when an occurrence starts (seconds before the
+ * node runs, under load), and commits a poll's state (with its execution, if
+ * it emitted) a moment after the poll returns. An occurrence that starts in
+ * that moment runs after the first poll, from the state before it. So for a
+ * short while after a poll that changed the state, a poll that starts from the
+ * same state is skipped too. Later, the same state means n8n did not keep that
+ * poll's result (abandoned at its timeout, workflow deactivated, lease lost,
+ * the test poll at publication), and the poll runs again.
  */
 
-/** How long n8n may take to commit an emitting poll's state; far more than it needs. */
+/** How long n8n may take from reading a poll's state to committing the poll before it; far more than it needs. */
 export const COMMIT_GRACE_MS = 10_000;
 
 interface NodePolls {
 	running: boolean;
-	/** The state the last emitting poll started from, and when it ended. */
-	emittedFrom?: string;
-	emittedAt?: number;
+	/** The state the last poll that changed it started from, and when it ended. */
+	changedFrom?: string;
+	changedAt?: number;
 }
 
 export class OverlapGuard {
@@ -40,18 +41,21 @@ export class OverlapGuard {
 		const polls = this.nodes.get(node) ?? { running: false };
 		if (polls.running) return false;
 		const committing =
-			polls.emittedFrom === state && now - (polls.emittedAt ?? 0) < COMMIT_GRACE_MS;
+			polls.changedFrom === state && now - (polls.changedAt ?? 0) < COMMIT_GRACE_MS;
 		if (committing) return false;
 		this.nodes.set(node, { ...polls, running: true });
 		return true;
 	}
 
-	/** The poll that `start` let run has ended (returned or thrown); `emitted`: it returned items. */
-	end(node: string, state: string, emitted: boolean, now: number): void {
+	/**
+	 * The poll that `start` let run has ended; `changed`: it returned a new state
+	 * for n8n to commit (a poll that threw, or found nothing new, did not).
+	 */
+	end(node: string, state: string, changed: boolean, now: number): void {
 		const polls = this.nodes.get(node);
-		if (emitted) {
-			this.nodes.set(node, { running: false, emittedFrom: state, emittedAt: now });
-		} else if (polls?.emittedAt !== undefined && now - polls.emittedAt < COMMIT_GRACE_MS) {
+		if (changed) {
+			this.nodes.set(node, { running: false, changedFrom: state, changedAt: now });
+		} else if (polls?.changedAt !== undefined && now - polls.changedAt < COMMIT_GRACE_MS) {
 			this.nodes.set(node, { ...polls, running: false });
 		} else {
 			this.nodes.delete(node);

@@ -82,6 +82,28 @@ test('a poll started from the state read before the last commit emits nothing ag
 	expect((await poller.tick()).items).toBeNull();
 });
 
+test('a poll started from the state read before the last cursor-only commit does not walk the same pages again', async () => {
+	const poller = new StagedPoller(
+		trigger,
+		{ events: ['contact.created'], options: {} },
+		sandbox.credentials(),
+	);
+	// A budget this small lets each poll fetch one page: the baseline's progress is committed without an emit.
+	expect((await poller.tick(1)).items).toBeNull();
+	expect(poller.commits).toBe(1);
+	const before = structuredClone(poller.committed);
+	expect((await poller.tick(1)).items).toBeNull();
+	expect(poller.commits).toBe(2);
+	const after = structuredClone(poller.committed);
+
+	await sandbox.control.clearRequests();
+	const stale = await poller.tick(1, before);
+	expect(stale.error).toBeUndefined();
+	expect((await sandbox.control.requests({ pathPrefix: '/v1/' })).count).toBe(0);
+	expect(poller.committed).toEqual(after);
+	expect(poller.commits).toBe(2);
+});
+
 describe('OverlapGuard', () => {
 	const node = 'workflow/node';
 
@@ -95,7 +117,7 @@ describe('OverlapGuard', () => {
 		expect(guard.start(node, 'a', 3)).toBe(true);
 	});
 
-	it('skips the state an emitting poll started from while n8n commits it, and runs it again after', () => {
+	it('skips the state a poll that changed it started from while n8n commits it, and runs it again after', () => {
 		const guard = new OverlapGuard();
 		expect(guard.start(node, 'a', 0)).toBe(true);
 		guard.end(node, 'a', true, 1_000);
@@ -108,7 +130,7 @@ describe('OverlapGuard', () => {
 		expect(guard.start(node, 'a', 1_000 + COMMIT_GRACE_MS)).toBe(true);
 	});
 
-	it('remembers nothing of a poll that emitted nothing, or threw', () => {
+	it('remembers nothing of a poll that changed nothing, or threw', () => {
 		const guard = new OverlapGuard();
 		expect(guard.start(node, 'a', 0)).toBe(true);
 		guard.end(node, 'a', false, 1);
