@@ -187,3 +187,29 @@ describe("a poll's time is its budget, waits and slow answers included", () => {
 		},
 	);
 });
+
+test('one page a poll still ends the baseline and reports what changes after it', async () => {
+	const poller = new StagedPoller(
+		trigger,
+		{ events: ['contact.created', 'contact.updated'], options: {} },
+		sandbox.credentials(),
+	);
+	// 520 contacts are 3 pages: the baseline and the window after it take a few polls of one page.
+	for (let i = 0; i < 8; i++) expect((await poller.tick(1)).items).toBeNull();
+	const [contact] = await listAll('/v1/contacts');
+	const changed = (await sandbox.control.updateContact(String(contact.id), {
+		notes: 'after the baseline',
+	})) as IDataObject;
+	const reported: unknown[] = [];
+	for (let i = 0; i < 4 && reported.length === 0; i++) {
+		const tick = await poller.tick(1);
+		expect(tick.error).toBeUndefined();
+		reported.push(
+			...(tick.items ?? []).map((item) => [
+				item.json.event,
+				(item.json.record as IDataObject).updated_at,
+			]),
+		);
+	}
+	expect(reported).toEqual([['contact.updated', changed.updated_at]]);
+});

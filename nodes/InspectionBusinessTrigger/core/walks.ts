@@ -188,7 +188,10 @@ export async function walkList(
 	/** Stops before the next page; the next poll continues from the cursor. */
 	const cutShort = () => {
 		// What becomes visible late has an updated_at close to now, so at or after the newest seen, minus a lag.
-		walk.anchor ??= newestOf(state.position, walk.top);
+		// A walk cut before its first page has nothing behind a cursor, so no window follows it: with
+		// one page a poll, each window after a leftover would otherwise leave another one, forever.
+		if (walk.cursor !== null || walk.top !== null)
+			walk.anchor ??= newestOf(state.position, walk.top);
 		state.walk = walk;
 		flush();
 		return false;
