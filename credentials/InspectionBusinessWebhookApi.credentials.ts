@@ -1,9 +1,11 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * A15: the shared secret of the webhook trigger, kept in n8n's encrypted credential store so it is
- * not part of the workflow's JSON. Where it travels (header or query) stays a node setting: that is
- * not secret. No request is ever made with it, so there is nothing to authenticate or test.
+ * The shared secret of the webhook trigger, kept in n8n's encrypted credential store so it is not
+ * part of the workflow's JSON. The API publishes no webhook signature, so a secret the user chooses
+ * and registers with the URL is what proves a delivery came from the account (webhookSecret).
+ * Where it travels (header or query) stays a node setting: that is not secret. No request is ever
+ * made with it, so there is nothing to authenticate or test.
  */
 export class InspectionBusinessWebhookApi implements ICredentialType {
 	name = 'inspectionBusinessWebhookApi';

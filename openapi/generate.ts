@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ASSUMPTIONS, type AssumptionId } from '../nodes/shared/assumptions';
+import { ASSUMPTIONS, type AssumptionName } from '../nodes/shared/assumptions';
 import {
 	ENDPOINTS,
 	LIMITS,
@@ -20,8 +20,10 @@ import { listSchema, RECORD_SCHEMAS, type Schema } from './schemas';
 export const OPENAPI_FILE = join(__dirname, 'inspection-business-v1.json');
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const noted = (text: string, assumption?: AssumptionId) =>
-	assumption ? `${text} (${assumption}: ${ASSUMPTIONS[assumption]})` : text;
+/** An assumption as its name and its plain-words statement. */
+const assumed = (name: AssumptionName) => `${name}: ${ASSUMPTIONS[name].statement}`;
+const noted = (text: string, assumption?: AssumptionName) =>
+	assumption ? `${text} (${assumed(assumption)})` : text;
 
 function paramSchema(p: QueryParam): Schema {
 	switch (p.type) {
@@ -140,9 +142,9 @@ function operation(key: EndpointKey, e: Endpoint): Schema {
 			content: { 'application/json': { schema: ref(e.response.schema) } },
 		},
 		'401': errorResponse('Missing, invalid or inactive API key'),
-		'429': errorResponse(noted('Rate limit exceeded', 'A7'), {
+		'429': errorResponse(noted('Rate limit exceeded', 'retryAfterOptional'), {
 			'Retry-After': {
-				description: 'Seconds to wait; may be absent (A7)',
+				description: 'Seconds to wait; may be absent (retryAfterOptional)',
 				required: false,
 				schema: { type: 'integer', minimum: 0 },
 			},
@@ -151,7 +153,9 @@ function operation(key: EndpointKey, e: Endpoint): Schema {
 	if (e.query.length || e.body)
 		responses['400'] = errorResponse('An invalid parameter or field, named in error.param');
 	if (e.pathParams.length)
-		responses['404'] = errorResponse(noted('No such record in this organization', 'A5'));
+		responses['404'] = errorResponse(
+			noted('No such record in this organization', 'unknownIdAnswers404'),
+		);
 	if (e.body?.encoding === 'multipart')
 		responses['413'] = errorResponse('The file is over its size limit');
 	const pathParameters = e.pathParams.map((name) => ({
@@ -160,7 +164,7 @@ function operation(key: EndpointKey, e: Endpoint): Schema {
 		required: true,
 		schema: { type: 'string', format: 'uuid' },
 	}));
-	const notes = e.assumptions.map((a) => `${a}: ${ASSUMPTIONS[a]}`);
+	const notes = e.assumptions.map(assumed);
 	return {
 		operationId: key,
 		summary: e.summary,
@@ -205,10 +209,15 @@ function buildOpenApi(): Schema {
 				`Pages: limit 1–${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault}); a page may be short while next_cursor is not null.`,
 				`Rate limit: ${LIMITS.ratePerMinute} requests a minute per key owner.`,
 				'Where the specification says “not shown”, this description follows the assumptions:',
-				...Object.entries(ASSUMPTIONS).map(([id, text]) => `- ${id}: ${text}`),
+				...(Object.keys(ASSUMPTIONS) as AssumptionName[]).map((name) => `- ${assumed(name)}`),
 			].join('\n'),
 		},
-		servers: [{ url: 'http://127.0.0.1:4010', description: `The sandbox (A1: ${ASSUMPTIONS.A1})` }],
+		servers: [
+			{
+				url: 'http://127.0.0.1:4010',
+				description: `The sandbox (${assumed('baseUrlFromCredential')})`,
+			},
+		],
 		security: [{ bearerAuth: [] }],
 		paths,
 		components: {

@@ -27,7 +27,7 @@ const int: Schema = { type: 'integer', minimum: 0 };
 const signedLink = (what: string): Schema => ({
 	type: ['string', 'null'],
 	format: 'uri',
-	description: `${what}: a signed link valid for 1 hour; it needs no key (A16: ${ASSUMPTIONS.A16})`,
+	description: `${what}: a signed link valid for 1 hour; it needs no key (signedLinksWithoutKey: ${ASSUMPTIONS.signedLinksWithoutKey.statement})`,
 });
 
 /** An object whose every property is required and no other is allowed. */
@@ -110,7 +110,7 @@ const ContactStats = record(
 		inspection_count: { ...int, description: 'Same as total_inspections' },
 		revenue: { type: 'number', description: 'Same as total_revenue' },
 	},
-	`A8: ${ASSUMPTIONS.A8} D6: ${ASSUMPTIONS.D6}`,
+	`contactStatsPath: ${ASSUMPTIONS.contactStatsPath.statement} contactStatsRevenue: ${ASSUMPTIONS.contactStatsRevenue.statement}`,
 );
 
 const Inspection = record({
@@ -207,7 +207,7 @@ const Event = record(
 		created_at: dateTimeOrNull,
 		updated_at: dateTimeOrNull,
 	},
-	`An inspection event (appointment), not a webhook message. A9: ${ASSUMPTIONS.A9}`,
+	`An inspection event (appointment), not a webhook message. eventsPath: ${ASSUMPTIONS.eventsPath.statement}`,
 );
 
 const Agency = record({
@@ -240,7 +240,10 @@ const Attachment = record({
 	kind: { enum: ATTACHMENT_KINDS },
 	name: strOrNull,
 	description: strOrNull,
-	filename: { ...strOrNull, description: `Sanitized (D8: ${ASSUMPTIONS.D8})` },
+	filename: {
+		...strOrNull,
+		description: `Sanitized (storedFileNames: ${ASSUMPTIONS.storedFileNames.statement})`,
+	},
 	content_type: strOrNull,
 	size_bytes: intOrNull,
 	url: signedLink('The download; null for a report with no file'),
@@ -263,7 +266,7 @@ const ErrorBody = record(
 			param: { ...strOrNull, description: 'The parameter or field at fault' },
 		}),
 	},
-	`A6: ${ASSUMPTIONS.A6}`,
+	`errorBodyShapes: ${ASSUMPTIONS.errorBodyShapes.statement}`,
 );
 
 /** The record schemas by the names the endpoint table uses. */

@@ -7,7 +7,15 @@
  *
  * Usage: npx tsx scripts/community-scanner.ts   (builds, packs, scans; exit 1 on violations)
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cacheRoot } from './n8n-runtime';
@@ -48,33 +56,40 @@ export interface ScanResult {
 	tarball: ScanLeg;
 }
 
-/** Installs the pinned scanner into the cache folder (once). */
+/**
+ * Installs the pinned scanner into the cache folder (once). Several test runs may share the cache,
+ * so it is installed into a folder of this process's own and renamed into place: a run never sees
+ * (or finishes) another run's half-done install.
+ */
 export async function ensureScanner(): Promise<string> {
 	const folder = path.join(cacheRoot(), `scan-community-package-${SCANNER_VERSION}`);
-	const entry = path.join(
-		folder,
-		'node_modules',
-		'@n8n',
-		'scan-community-package',
-		'scanner',
-		'scanner.mjs',
-	);
-	const stamp = path.join(folder, '.installed');
+	const entryIn = (root: string) =>
+		path.join(root, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'scanner.mjs');
 	const recipe = JSON.stringify(SCANNER_MANIFEST, null, 2);
-	if (existsSync(entry) && readFileOr(stamp) === recipe) return entry;
-	mkdirSync(folder, { recursive: true });
-	writeFileSync(path.join(folder, 'package.json'), recipe);
+	const installed = (root: string) =>
+		existsSync(entryIn(root)) && readFileOr(path.join(root, '.installed')) === recipe;
+	if (installed(folder)) return entryIn(folder);
+	const staging = `${folder}.installing-${process.pid}`;
+	rmSync(staging, { recursive: true, force: true });
+	mkdirSync(staging, { recursive: true });
+	writeFileSync(path.join(staging, 'package.json'), recipe);
 	await run(
 		'npm',
 		['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund'],
-		{
-			cwd: folder,
-			env: cleanEnv(),
-			timeoutMs: 10 * MINUTE,
-		},
+		{ cwd: staging, env: cleanEnv(), timeoutMs: 10 * MINUTE },
 	);
-	writeFileSync(stamp, recipe);
-	return entry;
+	writeFileSync(path.join(staging, '.installed'), recipe);
+	if (!installed(folder)) {
+		// An outdated or broken install goes first; another run may have just put a good one there.
+		rmSync(folder, { recursive: true, force: true });
+		try {
+			renameSync(staging, folder);
+		} catch (error) {
+			if (!installed(folder)) throw error;
+		}
+	}
+	rmSync(staging, { recursive: true, force: true });
+	return entryIn(folder);
 }
 
 function readFileOr(file: string): string {

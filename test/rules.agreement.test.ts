@@ -30,9 +30,9 @@ const uuids = (n: number) =>
 const emails = (n: number) => Array.from({ length: n }, (_, i) => `c${i}@example.com`).join(', ');
 
 type Expected = 'accepts' | 'refuses';
-type Outcome = { verdict: Expected; sent?: unknown };
+type NodeVerdict = { verdict: Expected; sent?: unknown };
 
-const nodeCheck = (check: () => unknown): Outcome => {
+const nodeCheck = (check: () => unknown): NodeVerdict => {
 	try {
 		return { verdict: 'accepts', sent: check() };
 	} catch (error) {
@@ -212,6 +212,27 @@ describe('contact body rules', () => {
 		expect({ node: atNode.verdict, sandbox: sandboxVerdict(answer) }).toEqual({
 			node: expected,
 			sandbox: expected,
+		});
+	});
+});
+
+describe('what the body rules send: each value as the API stores it', () => {
+	it('an email trimmed, a CC list joined with ", ", ids in lower case without repeats', () => {
+		const upper = UUID.toUpperCase();
+		expect(
+			validateBody(node, 'createContact', {
+				...A,
+				email: ' Ann@Example.com ',
+				cc_email: 'a@b.co ,c@d.co',
+				agency_id: upper,
+				tag_ids: [upper, UUID],
+			}),
+		).toEqual({
+			...A,
+			email: 'Ann@Example.com',
+			cc_email: 'a@b.co, c@d.co',
+			agency_id: UUID,
+			tag_ids: [UUID],
 		});
 	});
 });

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { router } from './actions/router';
-import { ICON, subtitleExpression, versionDescription } from './actions/versionDescription';
+import { ICON, nodeDescription, subtitleExpression } from './actions/nodeDescription';
 import {
 	searchAgencies,
 	searchAttachments,
@@ -18,10 +18,10 @@ import { getTagIds, getTags } from './methods/loadOptions';
 
 export class InspectionBusinessActionNode implements INodeType {
 	description: INodeTypeDescription = {
-		...versionDescription,
+		...nodeDescription,
 		group: ['transform'],
 		icon: ICON,
-		subtitle: subtitleExpression(versionDescription.properties),
+		subtitle: subtitleExpression(nodeDescription.properties),
 		usableAsTool: true,
 	};
 

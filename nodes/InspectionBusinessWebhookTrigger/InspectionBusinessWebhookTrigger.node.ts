@@ -146,7 +146,8 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// A13: there is no registration endpoint, so nothing remote can be looked up. Reporting
+			// Webhooks are registered by hand in the business tools (the API has no endpoint for it),
+			// so nothing remote can be looked up (webhooksRegisteredByHand). Reporting
 			// "not registered" makes n8n run create, which checks what can be checked, on every activation.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				return false;

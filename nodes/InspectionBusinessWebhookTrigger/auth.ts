@@ -1,9 +1,9 @@
 /**
- * A15: a webhook is authentic when it carries the shared secret the user chose
- * (in a header they name, or in the URL's query) and, optionally, an
- * HMAC-SHA256 of the raw body keyed with that secret. Comparisons take the
- * same time however much of the value matches: both sides are hashed to equal
- * length first, then compared with timingSafeEqual.
+ * The API does not show how webhooks are signed (webhookSecret), so a webhook is authentic when it
+ * carries the shared secret the user chose (in a header they name, or in the URL's query) and,
+ * optionally, an HMAC-SHA256 of the raw body keyed with that secret. Comparisons take the same
+ * time however much of the value matches: both sides are hashed to equal length first, then
+ * compared with timingSafeEqual.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 

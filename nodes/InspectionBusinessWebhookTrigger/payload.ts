@@ -1,5 +1,5 @@
 /**
- * A14: any JSON body is accepted. The event name, the record id and the delivery id are read
+ * The API does not show its webhook payload, so any JSON body is accepted (webhookPayloadFields). The event name, the record id and the delivery id are read
  * from the keys listed in the endpoint table, first match wins.
  */
 import type { IDataObject } from 'n8n-workflow';

@@ -1,19 +1,19 @@
 /**
  * The single table of endpoint facts for API v1: methods, paths, every query
  * parameter and body field with type, bounds and allowed values, and the
- * assumptions each endpoint rests on. The node builds its fields and requests
- * from it, the sandbox validates against it, and the tests and the OpenAPI
- * document are checked against it.
+ * assumptions each endpoint rests on (by name, see `assumptions.ts`). The node
+ * builds its fields and requests from it, the sandbox validates against it,
+ * and the tests and the OpenAPI document are checked against it.
  */
-import type { AssumptionId } from './assumptions';
+import type { AssumptionName } from './assumptions';
 
 export const LIMITS = {
 	pageSizeMax: 200,
 	pageSizeDefault: 50,
 	idsMax: 200,
 	ccEmailMax: 10,
-	ratePerMinute: 120, // per key owner (A17)
-	signedLinkTtlMs: 60 * 60 * 1000, // 1 hour (A16)
+	ratePerMinute: 120, // per key owner: all keys of one user share it (sharedRateBudget)
+	signedLinkTtlMs: 60 * 60 * 1000, // how long the sandbox's signed links last (signedLinksWithoutKey)
 	photoMaxBytes: 10 * 1024 * 1024,
 	documentMaxBytes: 10 * 1024 * 1024,
 	reportMaxBytes: 25 * 1024 * 1024,
@@ -93,7 +93,7 @@ export const INSPECTION_STATUSES = ['draft', 'waiting', 'review', 'confirmed', '
 export const REPORT_STATUSES = ['na', 'pending', 'partial', 'published'] as const;
 export const ATTACHMENT_KINDS = ['report', 'document'] as const;
 
-/** A14: the events the sandbox sends, and the webhook trigger filters on. */
+/** The webhook events the sandbox sends, and the webhook trigger filters on. */
 export const WEBHOOK_EVENTS = [
 	'inspection.confirmed',
 	'inspection.rescheduled',
@@ -103,10 +103,10 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 
 /**
- * A14: where a webhook payload carries its event name and its record id, first found wins. In an
- * envelope the top-level `id` is the delivery's own id, so it is the record id only as a last
- * resort; whenever the record id came from another field, it is the delivery id, the same on
- * every repeat of one delivery.
+ * Where a webhook payload carries its event name and its record id, first found wins
+ * (webhookPayloadFields). In an envelope the top-level `id` is the delivery's own id, so it is
+ * the record id only as a last resort; whenever the record id came from another field, it is the
+ * delivery id, the same on every repeat of one delivery.
  */
 export const WEBHOOK_PAYLOAD_KEYS = {
 	event: ['event', 'type', 'kind'],
@@ -123,7 +123,7 @@ export const WEBHOOK_PAYLOAD_KEYS = {
 
 /**
  * Wire types. `id-list` is a comma-separated list of ids (at most LIMITS.idsMax);
- * `string-array` is repeated (`tag=a&tag=b`, D3); `timestamp` is an ISO 8601
+ * `string-array` is repeated (`tag=a&tag=b`, queryValueEncoding); `timestamp` is an ISO 8601
  * date or date-time; `sort` is a field name from `sortFields`, `-` for descending.
  */
 type ParamType =
@@ -148,7 +148,7 @@ export interface QueryParam {
 	default?: number;
 	maxItems?: number;
 	values?: readonly string[];
-	assumption?: AssumptionId;
+	assumption?: AssumptionName;
 }
 
 type FieldType =
@@ -180,7 +180,7 @@ export interface Endpoint {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
 	path: string;
 	summary: string;
-	/** Path placeholders, in order; an unknown id answers 404 (A5). */
+	/** Path placeholders, in order; an unknown id answers 404 (unknownIdAnswers404). */
 	pathParams: readonly string[];
 	query: readonly QueryParam[];
 	body?: {
@@ -190,10 +190,13 @@ export interface Endpoint {
 		/** Mutually exclusive pairs: sending both is a 400. */
 		exclusive?: readonly (readonly [string, string])[];
 	};
-	/** For list endpoints: the record schema and the id-list parameter used for Get (A2). */
+	/**
+	 * For list endpoints: the record schema, and the id-list parameter by which Get reads
+	 * records, as the API has no path for one record (noSingleRecordPath).
+	 */
 	list?: { record: string; idsParam?: 'ids' | 'contact_ids'; sortFields?: readonly string[] };
 	response: { status: 200 | 201; schema: string };
-	assumptions: readonly AssumptionId[];
+	assumptions: readonly AssumptionName[];
 }
 
 const CURSOR: QueryParam = {
@@ -225,9 +228,9 @@ const updatedSince = (what: string): QueryParam => ({
 	type: 'timestamp',
 	label: 'Updated Since',
 	description: `Only ${what} created or changed at or after this time`,
-	assumption: 'A11',
+	assumption: 'updatedSinceInclusive',
 });
-const sort = (fields: readonly string[], assumption?: AssumptionId): QueryParam => ({
+const sort = (fields: readonly string[], assumption?: AssumptionName): QueryParam => ({
 	name: 'sort',
 	type: 'sort',
 	label: 'Sort',
@@ -267,7 +270,7 @@ const INSPECTION_SORT_FIELDS = [
 	'created_at',
 	'updated_at',
 	'canceled_at',
-] as const; // D1
+] as const; // the date fields (inspectionSortFields)
 
 const text = (name: string, label: string, description = ''): BodyField => ({
 	name,
@@ -398,12 +401,12 @@ export const ENDPOINTS = {
 				description: 'Name, email, or phone (3 or more digits) contains',
 			},
 			updatedSince('contacts'),
-			sort(CONTACT_SORT_FIELDS, 'A12'),
+			sort(CONTACT_SORT_FIELDS, 'cursorBoundToSort'),
 			...PAGING,
 		],
 		list: { record: 'Contact', idsParam: 'ids', sortFields: CONTACT_SORT_FIELDS },
 		response: { status: 200, schema: 'ContactList' },
-		assumptions: ['A2', 'A11', 'A12'],
+		assumptions: ['noSingleRecordPath', 'updatedSinceInclusive', 'cursorBoundToSort'],
 	},
 	createContact: {
 		method: 'POST',
@@ -420,7 +423,7 @@ export const ENDPOINTS = {
 			exclusive: TAG_EXCLUSIVE,
 		},
 		response: { status: 201, schema: 'Contact' },
-		assumptions: ['A3'],
+		assumptions: ['createAnswers201'],
 	},
 	updateContact: {
 		method: 'PATCH',
@@ -435,7 +438,7 @@ export const ENDPOINTS = {
 			exclusive: TAG_EXCLUSIVE,
 		},
 		response: { status: 200, schema: 'Contact' },
-		assumptions: ['A4', 'A5'],
+		assumptions: ['updateAnswers200', 'unknownIdAnswers404'],
 	},
 	uploadContactPhoto: {
 		method: 'POST',
@@ -458,7 +461,7 @@ export const ENDPOINTS = {
 			],
 		},
 		response: { status: 200, schema: 'Contact' },
-		assumptions: ['A5', 'A19', 'A20'],
+		assumptions: ['unknownIdAnswers404', 'photoWritesReturnContact', 'attachmentFormFields'],
 	},
 	deleteContactPhoto: {
 		method: 'DELETE',
@@ -467,7 +470,7 @@ export const ENDPOINTS = {
 		pathParams: ['contact_id'],
 		query: [],
 		response: { status: 200, schema: 'Contact' },
-		assumptions: ['A5', 'A19'],
+		assumptions: ['unknownIdAnswers404', 'photoWritesReturnContact'],
 	},
 	listContactStats: {
 		method: 'GET',
@@ -481,27 +484,27 @@ export const ENDPOINTS = {
 				label: 'Contact IDs',
 				description: `Comma-separated contact IDs, up to ${LIMITS.idsMax}`,
 				maxItems: LIMITS.idsMax,
-				assumption: 'A8',
+				assumption: 'contactStatsPath',
 			},
 			{
 				name: 'from',
 				type: 'timestamp',
 				label: 'From',
 				description: 'Count inspections scheduled at or after this time',
-				assumption: 'A8',
+				assumption: 'contactStatsPath',
 			},
 			{
 				name: 'to',
 				type: 'timestamp',
 				label: 'To',
 				description: 'Count inspections scheduled before this time',
-				assumption: 'A8',
+				assumption: 'contactStatsPath',
 			},
 			...PAGING,
 		],
 		list: { record: 'ContactStats', idsParam: 'contact_ids' },
 		response: { status: 200, schema: 'ContactStatsList' },
-		assumptions: ['A8', 'D4', 'D6'],
+		assumptions: ['contactStatsPath', 'orderOfUnsortedLists', 'contactStatsRevenue'],
 	},
 	listTags: {
 		method: 'GET',
@@ -511,7 +514,7 @@ export const ENDPOINTS = {
 		query: [...PAGING],
 		list: { record: 'Tag' },
 		response: { status: 200, schema: 'TagList' },
-		assumptions: ['A10', 'D4'],
+		assumptions: ['tagAndAgencyParams', 'orderOfUnsortedLists'],
 	},
 	listAgencies: {
 		method: 'GET',
@@ -521,7 +524,7 @@ export const ENDPOINTS = {
 		query: [ids('agency'), ...PAGING],
 		list: { record: 'Agency', idsParam: 'ids' },
 		response: { status: 200, schema: 'AgencyList' },
-		assumptions: ['A2', 'A10', 'D4'],
+		assumptions: ['noSingleRecordPath', 'tagAndAgencyParams', 'orderOfUnsortedLists'],
 	},
 	listInspections: {
 		method: 'GET',
@@ -544,12 +547,17 @@ export const ENDPOINTS = {
 				'Include Canceled',
 				'Whether to also return canceled inspections',
 			),
-			sort(INSPECTION_SORT_FIELDS, 'A12'),
+			sort(INSPECTION_SORT_FIELDS, 'cursorBoundToSort'),
 			...PAGING,
 		],
 		list: { record: 'Inspection', idsParam: 'ids', sortFields: INSPECTION_SORT_FIELDS },
 		response: { status: 200, schema: 'InspectionList' },
-		assumptions: ['A2', 'A11', 'A12', 'D1'],
+		assumptions: [
+			'noSingleRecordPath',
+			'updatedSinceInclusive',
+			'cursorBoundToSort',
+			'inspectionSortFields',
+		],
 	},
 	listEvents: {
 		method: 'GET',
@@ -562,15 +570,15 @@ export const ENDPOINTS = {
 				type: 'uuid',
 				label: 'Inspection ID',
 				description: 'Only events of this inspection',
-				assumption: 'A9',
+				assumption: 'eventsPath',
 			},
-			{ ...ids('event'), assumption: 'A9' },
-			{ ...updatedSince('events'), assumption: 'A9' },
+			{ ...ids('event'), assumption: 'eventsPath' },
+			{ ...updatedSince('events'), assumption: 'eventsPath' },
 			...PAGING,
 		],
 		list: { record: 'Event', idsParam: 'ids' },
 		response: { status: 200, schema: 'EventList' },
-		assumptions: ['A9', 'D4'],
+		assumptions: ['eventsPath', 'orderOfUnsortedLists'],
 	},
 	listInspectionAttachments: {
 		method: 'GET',
@@ -580,7 +588,7 @@ export const ENDPOINTS = {
 		query: [kindParam, visibleToClient, ...PAGING],
 		list: { record: 'Attachment' },
 		response: { status: 200, schema: 'AttachmentList' },
-		assumptions: ['A5', 'D5'],
+		assumptions: ['unknownIdAnswers404', 'attachmentListsPaginate'],
 	},
 	listAttachments: {
 		method: 'GET',
@@ -601,7 +609,7 @@ export const ENDPOINTS = {
 		],
 		list: { record: 'Attachment' },
 		response: { status: 200, schema: 'AttachmentList' },
-		assumptions: ['A11', 'D4', 'D5'],
+		assumptions: ['updatedSinceInclusive', 'orderOfUnsortedLists', 'attachmentListsPaginate'],
 	},
 	uploadAttachment: {
 		method: 'POST',
@@ -645,13 +653,13 @@ export const ENDPOINTS = {
 			],
 		},
 		response: { status: 201, schema: 'Attachment' },
-		assumptions: ['A5', 'A20'],
+		assumptions: ['unknownIdAnswers404', 'attachmentFormFields'],
 	},
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointKey = keyof typeof ENDPOINTS;
 
-/** A16: signed links are served from here by the sandbox, and never get the API key. */
+/** Record fields holding signed links, which never get the API key (signedLinksWithoutKey). */
 export const SIGNED_LINK_FIELDS = ['url', 'photo_url', 'cover_photo_url'] as const;
 
 /** Substitute `{placeholders}` in an endpoint path, encoding each value. */
@@ -661,4 +669,13 @@ export function endpointPath(key: EndpointKey, params: Record<string, string> = 
 		if (value === undefined) throw new Error(`Missing path parameter ${name}`);
 		return encodeURIComponent(value);
 	});
+}
+
+/**
+ * The list parameter that takes record ids (`ids`, or `contact_ids` for contact statistics), by
+ * which Get reads records; undefined for a list that cannot be read by ids.
+ */
+export function idsParamOf(key: EndpointKey): 'ids' | 'contact_ids' | undefined {
+	const endpoint: Endpoint = ENDPOINTS[key];
+	return endpoint.list?.idsParam;
 }

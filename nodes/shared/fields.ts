@@ -1,5 +1,5 @@
 /**
- * Node parameters built from the endpoint table; `InspectionBusiness/helpers/values.ts`
+ * Node parameters built from the endpoint table; `InspectionBusiness/helpers/wireValues.ts`
  * turns their values back into wire values. A parameter that maps to a query
  * parameter or a body field carries that wire name as its own `name`, so the
  * request code, the field map and the e2e editor check all read one name. The
@@ -303,10 +303,11 @@ export const attachmentIdField: INodeProperties = {
 };
 
 /**
- * The record ID a Get reads from each input item; it is sent in the list's
- * ids parameter, batched (A2), which is why its name is not a wire name.
+ * The record ID a Get reads from each input item. The API has no path for one
+ * record, so the IDs of all items are sent together in the list's ids
+ * parameter, which is why the field's name is not a wire name.
  */
-export function recordIdField(record: string): INodeProperties {
+export function batchedIdField(record: string): INodeProperties {
 	return {
 		displayName: `${record} ID`,
 		name: 'id',

@@ -1,7 +1,9 @@
 /**
- * D8, the server's file name rule, written once: the sandbox stores names
- * with it, and the node predicts with it what name an upload will be stored
- * under (to recognise a report that is already there).
+ * The server's file-name rule, which the API documentation only sketches
+ * ("spaces become underscores, special characters removed"); the package's
+ * reading of it is the assumption storedFileNames. Written once: the sandbox
+ * stores names with it, and the node predicts with it what name an upload
+ * will be stored under (to recognise a report that is already there).
  */
 
 const clean = (text: string) =>
@@ -11,7 +13,7 @@ const clean = (text: string) =>
 		.replace(/ /g, '_')
 		.replace(/[^A-Za-z0-9._-]/g, '');
 
-/** D8: a path is dropped; spaces become underscores; only letters, digits, dot, underscore and hyphen stay; accents lose their marks; leading dots go; an empty stem becomes `file`. */
+/** A path is dropped; spaces become underscores; only letters, digits, dot, underscore and hyphen stay; accents lose their marks; leading dots go; an empty stem becomes `file`. */
 export function sanitizeFilename(filename: string): string {
 	const base = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
 	const dot = base.lastIndexOf('.');

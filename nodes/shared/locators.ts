@@ -1,8 +1,9 @@
 /**
  * Resource locators (From List · By ID · By URL) for the records a user
- * picks. The link forms are D13: the id is the UUID that follows the
- * resource's path segment in a link to the business tools, or an
- * inspection's `portal_url` (`…/reports/<uuid>`).
+ * picks. The API does not say what its links look like; the package assumes
+ * (recordLinks) that the id is the UUID that follows the resource's path
+ * segment in a link to the business tools, or an inspection's `portal_url`
+ * (`…/reports/<uuid>`).
  */
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
@@ -15,7 +16,7 @@ interface LocatorSpec {
 	record: string;
 	/** The listSearch method that pages through the records. */
 	searchListMethod: string;
-	/** Path segments a record link carries the id after (D13); none: no By URL mode. */
+	/** Path segments a record link carries the id after (recordLinks); none: no By URL mode. */
 	urlSegments: readonly string[];
 	/** Attachment ids are not UUIDs (unique within their inspection only). */
 	uuid: boolean;
@@ -63,7 +64,7 @@ const LOCATORS: Record<LocatorKind, LocatorSpec> = {
 const UUID = UUID_PATTERN.slice(1, -1);
 
 /**
- * D13: an http(s) link whose path has `/<segment>/<uuid>`, e.g.
+ * A record link (recordLinks): an http(s) link whose path has `/<segment>/<uuid>`, e.g.
  * `https://host/contacts/<uuid>` or a portal link `https://host/reports/<uuid>`;
  * anything after the id (a sub-page, a query, a fragment) is ignored.
  */
@@ -72,7 +73,7 @@ function recordUrlRegex(kind: LocatorKind): string {
 	return `^https?://[^/\\s]+(?:/[^\\s?#]*)?/(?:${segments})/(${UUID})(?:[/?#]\\S*)?$`;
 }
 
-/** The id a record link carries (D13), or undefined when the link has none. */
+/** The id a record link carries, or undefined when the link has none. */
 export function idFromRecordUrl(kind: LocatorKind, url: string): string | undefined {
 	return new RegExp(recordUrlRegex(kind)).exec(url.trim())?.[1];
 }

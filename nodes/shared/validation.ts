@@ -63,7 +63,7 @@ export function checkIds(
 	underRule(node, () => checkIdList(field, ids, maxItems));
 }
 
-/** A query value as its wire text: the values of one name, in order (a tag list repeats the name, D3). */
+/** A query value as its wire text: the values of one name, in order (a tag list repeats the name: tag=a&tag=b). */
 function wireValues(param: QueryParam, value: unknown): string[] {
 	switch (param.type) {
 		case 'id-list':

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { allOperations, isControl, operationFields, tableWireFields } from '../support/fieldMap';
-import { versionDescription } from '../../nodes/InspectionBusiness/actions/versionDescription';
+import { nodeDescription } from '../../nodes/InspectionBusiness/actions/nodeDescription';
 import { InspectionBusinessWebhookTrigger } from '../../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import { Editor } from './support/editor';
@@ -21,7 +21,7 @@ const state = readState();
 const screenshots = path.join(state.artifactsDir, 'editor');
 let editor: Editor;
 
-const properties = versionDescription.properties;
+const properties = nodeDescription.properties;
 const shownFor = (property: INodeProperties, resource: string, operation?: string) => {
 	const show = property.displayOptions?.show ?? {};
 	return (

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { allOperations, operationFields } from '../support/fieldMap';
 import { resources } from '../../nodes/InspectionBusiness/actions/router';
-import { SIMPLIFIED_INSPECTION_FIELDS } from '../../nodes/InspectionBusiness/helpers/simplify';
+import { SIMPLIFIED_INSPECTION_FIELDS } from '../../nodes/InspectionBusiness/helpers/simplifiedRecords';
 import type { Endpoint, QueryParam } from '../../nodes/shared/endpoints';
 import { ENDPOINTS, endpointPath } from '../../nodes/shared/endpoints';
 import { withSandbox } from '../helpers/n8n';

@@ -1,10 +1,10 @@
 /**
- * Version 2's resource locators (From List · By ID · By URL, D13) for every
+ * Version 2's resource locators (From List · By ID · By URL, recordLinks) for every
  * picked record, and version 1 workflows, whose id strings keep working.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { versionDescription } from '../../nodes/InspectionBusiness/actions/versionDescription';
+import { nodeDescription } from '../../nodes/InspectionBusiness/actions/nodeDescription';
 import { idFromRecordUrl } from '../../nodes/shared/locators';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, errorText, requests, run } from './support';
@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 describe('the description', () => {
 	const picked = (name: string, resource: string, operation: string) =>
-		versionDescription.properties.filter(
+		nodeDescription.properties.filter(
 			(p) =>
 				p.name === name &&
 				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
@@ -64,7 +64,7 @@ describe('the description', () => {
 	});
 });
 
-describe('By URL (D13)', () => {
+describe('By URL (recordLinks)', () => {
 	const uuid = '3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a';
 	test.each([
 		['contact', `https://app.example.com/contacts/${uuid}`, uuid],

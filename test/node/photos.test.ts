@@ -98,7 +98,7 @@ describe('Contact → Download Photo', () => {
 
 	test('the link is fresh: read in the same step even when the input carries an expired one', async () => {
 		const contact = withPhoto[1];
-		// Two hours later every link read before has expired (A16: one hour).
+		// Two hours later every link read before has expired (the sandbox's links last one hour).
 		await sandbox.control.advanceClock(2 * 60 * 60 * 1000);
 		expect((await fetch(String(contact.photo_url))).status).toBe(410);
 		const { items, error } = await run(

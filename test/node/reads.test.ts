@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	CONTACT_KEY_FIELDS,
 	INSPECTION_KEY_FIELDS,
-} from '../../nodes/InspectionBusiness/helpers/simplify';
+} from '../../nodes/InspectionBusiness/helpers/simplifiedRecords';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, errorText, requests, run } from './support';
 

@@ -169,7 +169,7 @@ describe('documents (Skip Duplicates off by default)', () => {
 	});
 });
 
-describe('the server file name rule (D8), shared by node and sandbox', () => {
+describe('the server file name rule (storedFileNames), shared by node and sandbox', () => {
 	test.each([
 		['Radon report.pdf', 'Radon_report.pdf'],
 		['Rapport d’été (final).pdf', 'Rapport_dete_final.pdf'],

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { ASSUMPTIONS } from '../../nodes/shared/assumptions';
 import { ENDPOINTS, type Endpoint, type EndpointKey } from '../../nodes/shared/endpoints';
 import { OPENAPI_FILE, renderOpenApi } from '../../openapi/generate';
 import type { Json } from './support';
@@ -118,9 +119,9 @@ describe('the OpenAPI document', () => {
 		},
 	);
 
-	it('names every assumption it rests on in the description', () => {
-		for (const id of ['A1', 'A8', 'A14', 'D1', 'D7'])
-			expect(doc.info.description).toContain(`- ${id}:`);
+	it('names every assumption it rests on in the description, with its statement', () => {
+		for (const [name, { statement }] of Object.entries(ASSUMPTIONS))
+			expect(doc.info.description).toContain(`- ${name}: ${statement}`);
 	});
 
 	it('has schemas that compile as JSON Schema 2020-12', () => {

@@ -126,5 +126,6 @@ describe('large seed', () => {
 		} finally {
 			await running.stop();
 		}
-	});
+		// Building the seed is seconds of CPU: a loaded machine needs longer than the default 30 s.
+	}, 120_000);
 });

@@ -6,10 +6,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../nodes/shared/endpoints';
+import { ENDPOINTS, idsParamOf } from '../../nodes/shared/endpoints';
 import { bodyFields } from '../../nodes/shared/fields';
-import { idsParamOf } from '../../nodes/InspectionBusiness/helpers/list';
-import type { Operation } from '../../nodes/InspectionBusiness/helpers/operations';
+import type { Operation } from '../../nodes/InspectionBusiness/helpers/operation';
 import { resources } from '../../nodes/InspectionBusiness/actions/router';
 
 /** Parameters that steer the node rather than carry a request field, and what they do instead. */
@@ -45,7 +44,7 @@ function operationOf(resource: string, operation: string): Operation {
 
 function wireNameOf(op: Operation, parameter: string): string | undefined {
 	if (parameter in CONTROLS) return undefined;
-	// Get: each item's ID is sent in the list's id-list parameter (A2).
+	// Get: each item's ID is sent in the list's id-list parameter (noSingleRecordPath).
 	if (parameter === 'id') return idsParamOf(op.endpoint);
 	// An upload's binary property is the multipart `file`; Download's names its output.
 	if (parameter === 'binaryPropertyName') {

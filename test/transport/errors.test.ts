@@ -1,18 +1,19 @@
 /**
- * Error mapping: the server's message from each A6 body shape, the HTTP status,
+ * Error mapping: the server's message from each error body shape (the API's
+ * {"error":{…}} and the three others a proxy might answer), the HTTP status,
  * the hints (401, 404 naming the id, 413, 429, cursor 400), the base URL rule,
  * and the API key never appearing in an error.
  */
 import { apiRequest, uploadFile } from '../../nodes/shared/transport';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
-import { failureOf, inNode } from './context';
-import { expectNoSecret, type FakeApi, startFakeApi } from './fake-api';
+import { expectNoSecret, failureOf, inNode } from './context';
+import { type FakeApi, startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
 // A made-up key that the scripted server echoes back; it must never surface.
 const ECHOED = 'ib_live_example_key_echoed_back';
 
-describe('error bodies (A6) and status hints, from a scripted server', () => {
+describe('error bodies of every shape and status hints, from a scripted server', () => {
 	let api: FakeApi;
 	beforeAll(async () => (api = await startFakeApi()));
 	afterAll(async () => await api.close());
@@ -101,7 +102,7 @@ describe('hints for the sandbox answers', () => {
 		expectNoSecret(error, SANDBOX_KEYS.revoked);
 	});
 
-	it('404 names the resource and the id (A5)', async () => {
+	it('404 (an id in the path the account does not have) names the resource and the id', async () => {
 		const id = '7d4c2a8e-59a1-4b7e-9d1f-2f3e4a5b6c7d';
 		const error = await failureOf(sandbox.credentials(), async function () {
 			return await apiRequest.call(this, 'updateContact', {

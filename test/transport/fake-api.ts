@@ -1,6 +1,11 @@
 /**
- * A scripted HTTP server for what the sandbox does not produce: each error-body
- * shape of A6, a 413, a server that echoes the bearer token, a signed-link host.
+ * Why this exists next to the sandbox: it answers what the sandbox never does
+ * (an error body in a shape other than the API's, a plain-text 502, a 413 for a
+ * file the node's own size check lets through, a server that echoes the key,
+ * a cursor handed out twice), and it is a host that is not the API, so a test
+ * sees every header a signed-link download carries and file names the sandbox
+ * never sends. Everything else is tested against the sandbox.
+ *
  * Answers come from a queue (then a default); every request is recorded.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -56,42 +61,4 @@ export async function startFakeApi(
 				server.close(() => resolve());
 			}),
 	};
-}
-
-/** Walks an error (or any value) including non-enumerable fields and causes; true if `secret` occurs anywhere. */
-export function containsSecret(value: unknown, secret: string, seen = new Set<unknown>()): boolean {
-	if (typeof value === 'string') return value.includes(secret);
-	if (value === null || typeof value !== 'object' || seen.has(value)) return false;
-	seen.add(value);
-	if (Buffer.isBuffer(value)) return value.includes(secret);
-	const names = new Set([
-		...Object.getOwnPropertyNames(value),
-		'message',
-		'stack',
-		'description',
-		'cause',
-		'context',
-	]);
-	for (const name of names) {
-		let field: unknown;
-		try {
-			field = (value as Record<string, unknown>)[name];
-		} catch {
-			continue;
-		}
-		if (containsSecret(field, secret, seen)) return true;
-	}
-	return false;
-}
-
-/** The checks a test makes on any error: message, description, stack, causes and the JSON n8n would store. */
-export function expectNoSecret(value: unknown, secret: string): void {
-	expect(containsSecret(value, secret)).toBe(false);
-	let json = '';
-	try {
-		json = JSON.stringify(value) ?? '';
-	} catch {
-		json = '';
-	}
-	expect(json.includes(secret)).toBe(false);
 }

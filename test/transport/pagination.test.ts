@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/endpoints';
 import { getByIds, paginate } from '../../nodes/shared/transport';
+import { pageQueries } from '../../nodes/shared/transport/walk';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';
@@ -140,7 +141,7 @@ describe('paginate', () => {
 		}
 	});
 
-	it('sends a list filter as a repeated parameter (D3)', async () => {
+	it('sends a list filter as a repeated parameter (tag=a&tag=b)', async () => {
 		await inNode(sandbox.credentials(), async function () {
 			return await drain(
 				paginate.call(this, 'listContacts', { query: { tag: ['Investor', 'VIP'] }, max: 1 }),
@@ -205,5 +206,51 @@ describe('getByIds', () => {
 			true,
 		);
 		expect(requests.map((r) => String(r.query.contact_ids).split(',').length)).toEqual([200, 50]);
+	});
+});
+
+describe('pageQueries (the first-page query of each walk, built once)', () => {
+	const node = {
+		id: 'n',
+		name: 'n',
+		type: 'x',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+	const uuid = (i: number) => `7d4c2a8e-59a1-4b7e-9d1f-${String(i).padStart(12, '0')}`;
+
+	it('without ids: the checked filters and a full page', () => {
+		expect(pageQueries(node, 'listContacts', { role: 'client', search: '' })).toEqual([
+			{ role: 'client', limit: LIMITS.pageSizeMax },
+		]);
+	});
+
+	it('with ids: repeats dropped ignoring case, runs of 200, each with the filters and a full page', () => {
+		const ids = Array.from({ length: 450 }, (_, i) => uuid(i));
+		const repeated = [...ids, ...ids.slice(0, 30).map((id) => id.toUpperCase())];
+		const queries = pageQueries(node, 'listContacts', { ids: repeated, role: 'client' });
+		expect(queries.map((q) => String(q.ids).split(',').length)).toEqual([200, 200, 50]);
+		expect(queries.flatMap((q) => String(q.ids).split(','))).toEqual(ids);
+		expect(queries.every((q) => q.role === 'client' && q.limit === LIMITS.pageSizeMax)).toBe(true);
+	});
+
+	it('contact stats walk their contact_ids the same way', () => {
+		const queries = pageQueries(node, 'listContactStats', {
+			contact_ids: [uuid(1), uuid(1)],
+			from: '2020-01-01',
+		});
+		expect(queries).toEqual([
+			{ from: '2020-01-01', contact_ids: uuid(1), limit: LIMITS.pageSizeMax },
+		]);
+	});
+
+	it('a bad id or a bad filter is refused before any walk', () => {
+		expect(() => pageQueries(node, 'listContacts', { ids: [uuid(1), 'x'] })).toThrow(
+			/"ids": "x" is not an ID/,
+		);
+		expect(() => pageQueries(node, 'listContacts', { ids: [uuid(1)], role: 'Plumber' })).toThrow(
+			/"role": must be one of/,
+		);
 	});
 });

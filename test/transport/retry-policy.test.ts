@@ -1,12 +1,13 @@
 /**
  * The retry policy's pure parts: which failures may be repeated for which
  * method, how n8n-wrapped network errors are recognised, Retry-After, backoff.
+ * (The whole decision after one exchange is test/transport/next-step.test.ts.)
  */
+import { errorCode, networkFailure } from '../../nodes/shared/transport/exchange';
 import {
+	backoffBeforeRetry,
 	backoffMs,
-	errorCode,
 	isRetryable,
-	networkFailure,
 	RETRY,
 	retryAfterMs,
 } from '../../nodes/shared/transport/retry';
@@ -63,7 +64,7 @@ describe('network failures as n8n hands them over', () => {
 	});
 });
 
-describe('Retry-After (A7) and backoff', () => {
+describe('Retry-After (seconds, or none) and backoff', () => {
 	it('reads seconds and HTTP dates, ignores garbage', () => {
 		expect(retryAfterMs('3')).toBe(3000);
 		expect(retryAfterMs(['2'])).toBe(2000);
@@ -80,5 +81,22 @@ describe('Retry-After (A7) and backoff', () => {
 			expect(wait).toBeGreaterThanOrEqual(step / 2);
 			expect(wait).toBeLessThanOrEqual(step);
 		}
+	});
+});
+
+describe('backoffBeforeRetry', () => {
+	it('is a backoff for the n-th attempt when the failure may be repeated', () => {
+		const wait = backoffBeforeRetry({ kind: 'status', status: 503 }, 'GET', 2, false);
+		expect(wait).toBeGreaterThanOrEqual(RETRY.backoffBaseMs);
+		expect(wait).toBeLessThanOrEqual(2 * RETRY.backoffBaseMs);
+	});
+
+	it('is undefined when the failure must not be repeated, or the user stopped the execution', () => {
+		expect(backoffBeforeRetry({ kind: 'status', status: 503 }, 'POST', 1, false)).toBeUndefined();
+		expect(
+			backoffBeforeRetry({ kind: 'status', status: 503 }, 'GET', RETRY.maxAttempts, false),
+		).toBeUndefined();
+		expect(backoffBeforeRetry({ kind: 'status', status: 503 }, 'GET', 1, true)).toBeUndefined();
+		expect(backoffBeforeRetry({ kind: 'refused' }, 'POST', 1, true)).toBeUndefined();
 	});
 });

@@ -13,8 +13,7 @@ import { RETRY } from '../../nodes/shared/transport/retry';
 import { startSandbox } from '../../sandbox';
 import type { QueuedFault } from '../../sandbox/client';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
-import { drain, failureOf, inNode } from './context';
-import { expectNoSecret } from './fake-api';
+import { drain, expectNoSecret, failureOf, inNode } from './context';
 
 const sandbox = withSandbox();
 const log = async (method: string, pathPrefix: string) =>

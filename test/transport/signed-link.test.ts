@@ -1,14 +1,17 @@
 /**
- * Signed links (A16) are fetched without the key: the sandbox logs a null key
- * for every /files/ request, and a scripted host sees no Authorization header.
- * Also: API output never carries the key.
+ * Signed links need no credential, so they are fetched without the key: the
+ * sandbox logs a null key for every /files/ request, and a scripted host (a
+ * host that is not the API) sees no Authorization header. Also: API output
+ * never carries the key. The steps of a download (`signedLinkTarget`,
+ * `fileNameOf`) are checked on their own at the end.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { downloadSignedLink, paginate } from '../../nodes/shared/transport';
+import { fileNameOf, signedLinkTarget } from '../../nodes/shared/transport/download';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
-import { drain, failureOf, inNode } from './context';
-import { expectNoSecret, startFakeApi } from './fake-api';
+import { drain, expectNoSecret, failureOf, inNode } from './context';
+import { startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
 
@@ -59,31 +62,44 @@ it('sends no Authorization header to a signed-link host and names the file from 
 	}
 });
 
-it('reads the file name from Content-Disposition and explains an expired link', async () => {
-	const host = await startFakeApi();
+it('reads the file name from Content-Disposition (filename*, RFC 6266)', async () => {
+	const host = await startFakeApi({
+		status: 200,
+		text: 'x',
+		headers: {
+			'Content-Type': 'application/pdf',
+			'Content-Disposition': "attachment; filename*=UTF-8''R%C3%A9sum%C3%A9.pdf",
+		},
+	});
 	try {
-		host.answer(
-			{
-				status: 200,
-				text: 'x',
-				headers: {
-					'Content-Type': 'application/pdf',
-					'Content-Disposition': "attachment; filename*=UTF-8''R%C3%A9sum%C3%A9.pdf",
-				},
-			},
-			{ status: 403, body: { error: { code: 'expired', message: 'Link expired' } } },
-		);
 		const file = await inNode(sandbox.credentials(), async function () {
 			return await downloadSignedLink.call(this, `${host.baseUrl}/f/abc`);
 		});
 		expect(file.fileName).toBe('Résumé.pdf');
-		const error = await failureOf(sandbox.credentials(), async function () {
-			return await downloadSignedLink.call(this, `${host.baseUrl}/f/abc`);
-		});
-		expect(error.message).toBe('Link expired (HTTP 403)');
-		expect(error.description).toMatch(/valid for 1 hour; fetch the record again/);
 	} finally {
 		await host.close();
+	}
+});
+
+it('explains an expired link: the server says so, and the hint says to fetch the record again', async () => {
+	const link = await inNode(sandbox.credentials(), async function () {
+		const attachments = await drain(
+			paginate.call(this, 'listAttachments', { query: { kind: 'document' } }),
+		);
+		return String(attachments.find((a) => typeof a.url === 'string')?.url);
+	});
+	await sandbox.control.advanceClock(2 * 3_600_000);
+	try {
+		const error = await failureOf(sandbox.credentials(), async function () {
+			return await downloadSignedLink.call(this, link);
+		});
+		expect(error.message).toBe(
+			'The link has expired; fetch the record again for a fresh link (HTTP 410)',
+		);
+		expect(error.description).toMatch(/valid for 1 hour; fetch the record again/);
+		expect((await sandbox.control.requests({ pathPrefix: '/files/' })).count).toBe(1);
+	} finally {
+		await sandbox.control.setClock(new Date().toISOString());
 	}
 });
 
@@ -101,4 +117,37 @@ it('no output of a full read carries the key', async () => {
 		return { contacts, inspections };
 	});
 	expectNoSecret(everything, SANDBOX_KEYS.acmeOwner);
+});
+
+describe('the steps of a download', () => {
+	const node = {
+		id: 'n',
+		name: 'n',
+		type: 'x',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+
+	it('signedLinkTarget: a record without a link fails naming it; plain http only to this machine', () => {
+		expect(() => signedLinkTarget(node, null)).toThrow('There is no file to download');
+		expect(() => signedLinkTarget(node, '  ')).toThrow('There is no file to download');
+		expect(() => signedLinkTarget(node, 'http://files.example.com/x.pdf')).toThrow(
+			'The signed link must use https, not plain http',
+		);
+		expect(signedLinkTarget(node, 'https://files.example.com/x.pdf?sig=1').href).toBe(
+			'https://files.example.com/x.pdf?sig=1',
+		);
+	});
+
+	it('fileNameOf: filename* first, then filename, then the last segment of the path', () => {
+		const url = new URL('https://files.example.com/signed/photo%20one.jpg?sig=abc');
+		expect(
+			fileNameOf('attachment; filename*=UTF-8\'\'R%C3%A9sum%C3%A9.pdf; filename="x.pdf"', url),
+		).toBe('Résumé.pdf');
+		expect(fileNameOf('attachment; filename="report.pdf"', url)).toBe('report.pdf');
+		expect(fileNameOf(undefined, url)).toBe('photo one.jpg');
+		expect(fileNameOf(undefined, new URL('https://files.example.com/'))).toBeUndefined();
+		expect(fileNameOf('attachment; filename="100%.pdf"', url)).toBe('100%.pdf');
+	});
 });

@@ -1,7 +1,8 @@
 /**
  * Local validation: bad input fails with an error naming the field and the
  * reason, and nothing reaches the API (request log count 0). Also the shape of
- * what valid input sends: JSON bodies and multipart uploads (A20).
+ * what valid input sends: JSON bodies and multipart uploads (the attachment
+ * fields kind, name, description and internal_only, and the file).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -14,7 +15,6 @@ import {
 } from '../../nodes/shared/transport';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
-import { startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
 const UUID = '7d4c2a8e-59a1-4b7e-9d1f-2f3e4a5b6c7d';
@@ -294,22 +294,32 @@ describe('uploads', () => {
 		await expectRefusedLocally(fn, message);
 	});
 
-	it('sends multipart with the A20 field names and a boundary, never as JSON', async () => {
-		const api = await startFakeApi({ status: 201, body: { id: '1' } });
-		try {
-			await inNode(
-				{ apiKey: 'k', baseUrl: api.baseUrl },
-				upload('uploadAttachment', {
-					rule: 'document',
-					fields: { internal_only: 'true', description: 'Inspector notes' },
-					file: file('notes v2.txt', 'text/plain; charset=utf-8'),
-				}),
-			);
-			const contentType = String(api.requests[0].headers['content-type']);
-			expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
-		} finally {
-			await api.close();
-		}
+	it('sends multipart with a boundary, never as JSON: the sandbox reads every part', async () => {
+		// The sandbox answers 400 to a body that is not multipart/form-data, and busboy cannot
+		// split one without its boundary, so a 201 with the parts logged shows both.
+		const inspections = await inNode(sandbox.credentials(), async function () {
+			return await apiRequest.call(this, 'listInspections', { query: { limit: 1 } });
+		});
+		const inspectionId = String((inspections.data as IDataObject[])[0].id);
+		await sandbox.control.clearRequests();
+		await inNode(
+			sandbox.credentials(),
+			upload('uploadAttachment', {
+				pathParams: { inspection_id: inspectionId },
+				rule: 'document',
+				fields: { internal_only: 'true', description: 'Inspector notes' },
+				file: file('notes v2.txt', 'text/plain; charset=utf-8'),
+			}),
+		);
+		const [document] = (await sandbox.control.requests({ method: 'POST' })).data;
+		expect(document.status).toBe(201);
+		expect(document.form?.files).toEqual([
+			expect.objectContaining({
+				field: 'file',
+				filename: 'notes v2.txt',
+				contentType: 'text/plain',
+			}),
+		]);
 		const contacts = await inNode(sandbox.credentials(), async function () {
 			return await apiRequest.call(this, 'listContacts', { query: { limit: 1 } });
 		});
@@ -336,7 +346,7 @@ describe('uploads', () => {
 		});
 	});
 
-	it('sends kind, name, description and internal_only as strings (A20)', async () => {
+	it('sends kind, name, description and internal_only as strings', async () => {
 		const inspections = await inNode(sandbox.credentials(), async function () {
 			return await apiRequest.call(this, 'listInspections', { query: { limit: 1 } });
 		});

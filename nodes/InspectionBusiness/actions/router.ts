@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Operation } from '../helpers/operations';
+import type { Operation } from '../helpers/operation';
 import * as agency from './agency';
 import * as attachment from './attachment';
 import * as contact from './contact';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readAll } from '../../shared/transport';
-import { locatorParameter } from './locators';
+import { locatorParameter } from './locatorsByVersion';
 
 /**
  * Finds attachments by inspection plus attachment id (an attachment id is

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../shared/endpoints';
 import { bodyField } from '../../shared/fields';
-import { clearedValue, exclusiveConflict } from './values';
+import { clearedValue, exclusiveConflict } from './wireValues';
 
 /**
  * The API refuses `tags` together with `tag_ids` (400); refusing it here sends

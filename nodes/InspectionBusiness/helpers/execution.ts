@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../../shared/rules/formats';
-import { locatorParameter } from './locators';
+import { locatorParameter } from './locatorsByVersion';
 
 export type ItemError = NodeApiError | NodeOperationError;
 

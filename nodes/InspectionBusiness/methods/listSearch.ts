@@ -49,10 +49,11 @@ const joined = (parts: unknown[], separator: string) =>
 const dateTime = (value: unknown) => text(value).slice(0, 16).replace('T', ' ');
 
 /**
- * Agencies for the agency pickers, sorted by name. The API has no agency
- * search or name order (A10: ids, cursor and limit only), so each search walks
- * every page once (limit 200: ⌈agencies / 200⌉ requests) and filters the names
- * here; the editor gets the whole answer at once, with no further pages.
+ * Agencies for the agency pickers, sorted by name. The agency list has no
+ * search or name order (it takes only ids, cursor and limit:
+ * tagAndAgencyParams), so each search walks every page once (limit 200:
+ * ⌈agencies / 200⌉ requests) and filters the names here; the editor gets the
+ * whole answer at once, with no further pages.
  */
 export async function searchAgencies(
 	this: ILoadOptionsFunctions,

@@ -11,68 +11,95 @@ import { RuleViolation } from './violation';
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A broken rule of one body field, with the reason in words that follow the field's name. */
+const broken = (field: BodyField, reason: string) => new RuleViolation(field.name, reason);
+const shown = (value: unknown) => JSON.stringify(value);
+
+/** A comma-separated list of addresses (cc_email): none empty, each an email, at most the field's count. */
+function checkEmailList(value: unknown, field: BodyField): string {
+	if (typeof value !== 'string') throw broken(field, 'must be text: addresses separated by commas');
+	const emails = value.split(',').map((email) => email.trim());
+	if (emails.some((email) => email === '')) throw broken(field, 'must not hold an empty address');
+	const bad = emails.find((email) => !isEmail(email));
+	if (bad !== undefined) throw broken(field, `"${bad}" is not an email address`);
+	const max = field.maxItems ?? LIMITS.ccEmailMax;
+	if (emails.length > max) throw broken(field, `at most ${max} addresses, got ${emails.length}`);
+	return emails.join(', ');
+}
+
+/** A list of ids (tag_ids): each a UUID; sent in lower case without repeats. */
+function checkUuidArray(value: unknown, field: BodyField): string[] {
+	if (!Array.isArray(value)) throw broken(field, 'must be a list of IDs');
+	const bad: unknown = value.find((id) => !isUuid(id));
+	if (bad !== undefined) throw broken(field, `${shown(bad)} ${NOT_AN_ID}`);
+	return [...new Set((value as string[]).map((id) => id.toLowerCase()))];
+}
+
+/** An object of text values (social links): no empty name as a key. */
+function checkStringMap(value: unknown, field: BodyField): Record<string, unknown> {
+	if (!isPlainObject(value) || Object.values(value).some((entry) => typeof entry !== 'string'))
+		throw broken(field, 'must be an object of text values, e.g. {"linkedin": "https://…"}');
+	if (Object.keys(value).some(isBlank)) throw broken(field, 'must not have an empty name as a key');
+	return value;
+}
+
+type ValueCheck = (value: unknown, field: BodyField) => unknown;
+
+/** One check per field type of the endpoint table: each refuses a bad value or returns it as the API stores it. */
+const BODY_VALUE_CHECKS: Record<BodyField['type'], ValueCheck> = {
+	string: (value, field) => {
+		if (typeof value !== 'string') throw broken(field, 'must be text');
+		if (!field.nullable && isBlank(value)) throw broken(field, 'must not be blank');
+		return value;
+	},
+	email: (value, field) => {
+		if (typeof value !== 'string' || !isEmail(value.trim()))
+			throw broken(field, `${shown(value)} is not an email address`);
+		return value.trim();
+	},
+	'email-list': checkEmailList,
+	country: (value, field) => {
+		if (!isCountryCode(value))
+			throw broken(
+				field,
+				`${shown(value)} is not an ISO 3166 alpha-2 country code in capitals, such as US or CA`,
+			);
+		return value;
+	},
+	date: (value, field) => {
+		if (typeof value !== 'string' || !isCalendarDate(value))
+			throw broken(field, `${shown(value)} is not a date (YYYY-MM-DD)`);
+		return value;
+	},
+	uuid: (value, field) => {
+		if (!isUuid(value)) throw broken(field, `${shown(value)} ${NOT_AN_ID}`);
+		return value.toLowerCase();
+	},
+	'uuid-array': checkUuidArray,
+	'string-array': (value, field) => {
+		if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string'))
+			throw broken(field, 'must be a list of names');
+		if ((value as string[]).some(isBlank)) throw broken(field, 'must not hold an empty name');
+		return value;
+	},
+	'string-map': checkStringMap,
+	boolean: (value, field) => {
+		if (typeof value !== 'boolean') throw broken(field, 'must be true or false');
+		return value;
+	},
+	enum: (value, field) => {
+		if (typeof value !== 'string' || !field.values?.includes(value))
+			throw broken(field, `must be one of ${(field.values ?? []).join(', ')}`);
+		return value;
+	},
+	file: (_value, field) => {
+		throw broken(field, 'cannot be sent in a JSON body');
+	},
+};
+
 /** One non-null value against its field's type. */
 function checkBodyValue(field: BodyField, value: unknown): unknown {
-	const fail = (reason: string) => new RuleViolation(field.name, reason);
-	const shown = JSON.stringify(value);
-	switch (field.type) {
-		case 'string':
-			if (typeof value !== 'string') throw fail('must be text');
-			if (!field.nullable && isBlank(value)) throw fail('must not be blank');
-			return value;
-		case 'email':
-			if (typeof value !== 'string' || !isEmail(value.trim()))
-				throw fail(`${shown} is not an email address`);
-			return value.trim();
-		case 'email-list': {
-			if (typeof value !== 'string') throw fail('must be text: addresses separated by commas');
-			const emails = value.split(',').map((email) => email.trim());
-			if (emails.some((email) => email === '')) throw fail('must not hold an empty address');
-			const bad = emails.find((email) => !isEmail(email));
-			if (bad !== undefined) throw fail(`"${bad}" is not an email address`);
-			const max = field.maxItems ?? LIMITS.ccEmailMax;
-			if (emails.length > max) throw fail(`at most ${max} addresses, got ${emails.length}`);
-			return emails.join(', ');
-		}
-		case 'country':
-			if (!isCountryCode(value))
-				throw fail(
-					`${shown} is not an ISO 3166 alpha-2 country code in capitals, such as US or CA`,
-				);
-			return value;
-		case 'date':
-			if (typeof value !== 'string' || !isCalendarDate(value))
-				throw fail(`${shown} is not a date (YYYY-MM-DD)`);
-			return value;
-		case 'uuid':
-			if (!isUuid(value)) throw fail(`${shown} ${NOT_AN_ID}`);
-			return value.toLowerCase();
-		case 'uuid-array': {
-			if (!Array.isArray(value)) throw fail('must be a list of IDs');
-			const bad: unknown = value.find((id) => !isUuid(id));
-			if (bad !== undefined) throw fail(`${JSON.stringify(bad)} ${NOT_AN_ID}`);
-			return [...new Set((value as string[]).map((id) => id.toLowerCase()))];
-		}
-		case 'string-array':
-			if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string'))
-				throw fail('must be a list of names');
-			if ((value as string[]).some(isBlank)) throw fail('must not hold an empty name');
-			return value;
-		case 'string-map':
-			if (!isPlainObject(value) || Object.values(value).some((entry) => typeof entry !== 'string'))
-				throw fail('must be an object of text values, e.g. {"linkedin": "https://…"}');
-			if (Object.keys(value).some(isBlank)) throw fail('must not have an empty name as a key');
-			return value;
-		case 'boolean':
-			if (typeof value !== 'boolean') throw fail('must be true or false');
-			return value;
-		case 'enum':
-			if (typeof value !== 'string' || !field.values?.includes(value))
-				throw fail(`must be one of ${(field.values ?? []).join(', ')}`);
-			return value;
-		case 'file':
-			throw fail('cannot be sent in a JSON body');
-	}
+	return BODY_VALUE_CHECKS[field.type](value, field);
 }
 
 /** A whole JSON body of a contact write. */

@@ -46,7 +46,7 @@ function checkQueryValue(param: QueryParam, values: readonly string[]): QueryVal
 			if (param.max !== undefined && number > param.max) throw fail(`must be at most ${param.max}`);
 			return number;
 		}
-		case 'boolean': // D3: the strings true and false only
+		case 'boolean': // the API does not say how a boolean is written: only the strings true and false
 			if (value !== 'true' && value !== 'false') throw fail('must be true or false');
 			return value === 'true';
 		case 'enum':

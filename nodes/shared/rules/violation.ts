@@ -1,7 +1,8 @@
 /**
  * A broken input rule: the field (wire name) and the reason, in words that fit
  * after the field's name. The node turns it into an item-level error naming the
- * field; the sandbox into a 400 (A6) with `code` when the rule gives one.
+ * field; the sandbox into a 400 in the API's error shape, with `code` when the
+ * rule gives one.
  */
 export class RuleViolation extends Error {
 	constructor(

@@ -38,7 +38,12 @@ interface ServerMessage {
 const text = (value: unknown): string | undefined =>
 	typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
-/** A6: reads the message from each known error body shape. */
+/**
+ * Reads the message from each error body shape: the API documents
+ * {"error":{"code","message","param"}}, and {"message"}, {"error":"..."} and
+ * {"errors":[{"title","detail"}]} are read too in case a proxy or a later
+ * version answers so.
+ */
 function serverMessage(body: unknown): ServerMessage {
 	if (typeof body === 'string') return { message: text(body.slice(0, 500)) };
 	if (body === null || typeof body !== 'object') return {};
@@ -75,7 +80,7 @@ function hint(
 	pathParams: Record<string, string>,
 ): string | undefined {
 	if (endpoint === undefined) {
-		// A signed link (A16), not an API endpoint.
+		// A signed link, not an API endpoint: it expires, and a fresh record carries a fresh one.
 		return status >= 400 && status < 500
 			? `Signed links are valid for ${LIMITS.signedLinkTtlMs / 3_600_000} hour; fetch the record again for a fresh link.`
 			: undefined;
@@ -91,7 +96,7 @@ function hint(
 		case 403:
 			return 'The key is valid but may not do this; check the permissions of the user who created it.';
 		case 404: {
-			// A5: an unknown id in the path.
+			// The API answers 404 to an id in the path that the account does not have.
 			const described = ENDPOINTS[endpoint].pathParams
 				.filter((name) => pathParams[name] !== undefined)
 				.map((name) => `${RESOURCE_OF_PATH_PARAM[name] ?? name} "${pathParams[name]}"`);

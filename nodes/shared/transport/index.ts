@@ -7,27 +7,34 @@
  *   listPage           one page of a list, shape-checked
  *   paginate           the cursor loop (one page per yield)
  *   readAll            every record of a walk, in one array
- *   getByIds           Get for many ids in ⌈unique/200⌉ list calls (A2)
+ *   getByIds           Get for many ids in ⌈unique/200⌉ list calls (the API
+ *                      has no single-record path, so Get reads the list with ids=)
  *   uploadFile         multipart photo / report / document, checked first
- *   downloadSignedLink a signed url, fetched without the key (A16)
+ *   downloadSignedLink a signed link, fetched without the key (it needs none)
+ *
+ * Below these: ./walk.ts prepares a list walk once (checks, id runs, the
+ * credential); ./request.ts sends an API request (its steps: ./pacer.ts,
+ * ./exchange.ts, ./retry.ts, ./failures.ts and ./errors.ts); ./download.ts
+ * fetches a signed link. Nothing else in the package makes an HTTP request.
  */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { type Endpoint, ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
-import {
-	checkIds,
-	idList,
-	validateBody,
-	validateMax,
-	validatePathParams,
-	validateQuery,
-} from '../validation';
+import { type Endpoint, ENDPOINTS, type EndpointKey } from '../endpoints';
+import { idList, validateBody, validatePathParams, validateQuery } from '../validation';
 import { callApi, sendApiRequest } from './request';
-import { apiSettings } from './settings';
 import type { N8nContext } from './types';
+import {
+	cursorGuard,
+	idKey,
+	prepareWalk,
+	type RecordPage,
+	recordPage,
+	type WalkOptions,
+} from './walk';
 
 export type { N8nContext } from './types';
+export { cursorGuard, idKey } from './walk';
 export { downloadSignedLink } from './download';
 export { uploadFile, type UploadOptions, type UploadRule } from './upload';
 
@@ -69,48 +76,6 @@ export async function apiRequest<T>(
 	return answer.json as T;
 }
 
-interface ListAnswer {
-	data: IDataObject[];
-	next_cursor: string | null;
-}
-
-function isListAnswer(value: unknown): value is ListAnswer {
-	const page = value as ListAnswer | undefined;
-	return (
-		Array.isArray(page?.data) &&
-		(page.next_cursor === null ||
-			page.next_cursor === undefined ||
-			typeof page.next_cursor === 'string')
-	);
-}
-
-/** One page of a list as the transport hands it on (the sandbox's `Page` is the server's side). */
-interface RecordPage {
-	records: IDataObject[];
-	nextCursor: string | null;
-	/** The server's clock when it answered (its Date header), if it sent one. */
-	serverTime?: number;
-}
-
-/** A list answer as a page, or an error when it is not one (the shape check of every page). */
-function recordPage(
-	node: INode,
-	endpoint: EndpointKey,
-	{ json, headers }: { json: unknown; headers: Record<string, unknown> },
-): RecordPage {
-	if (!isListAnswer(json)) {
-		throw new NodeOperationError(node, 'The API answered a list request without a data array', {
-			description: `Endpoint ${ENDPOINTS[endpoint].path}; the answer had no "data" list or an invalid "next_cursor".`,
-		});
-	}
-	const date = typeof headers.date === 'string' ? Date.parse(headers.date) : Number.NaN;
-	return {
-		records: json.data,
-		nextCursor: json.next_cursor ?? null,
-		serverTime: Number.isNaN(date) ? undefined : date,
-	};
-}
-
 /**
  * One page of a list endpoint. `paginate` is the cursor loop; the polling
  * trigger calls this directly, because its walks stop on a time budget and
@@ -134,57 +99,6 @@ export async function listPage(
 }
 
 /**
- * The cursors handed out during one walk. A cursor seen twice would make the
- * walk loop forever, so it is an error instead (pagination rule 2).
- */
-export function cursorGuard(node: INode): (next: string) => void {
-	const seen = new Set<string>();
-	return (next) => {
-		if (seen.has(next)) {
-			throw new NodeOperationError(node, 'The API returned the same page cursor twice', {
-				description:
-					'Stopped to avoid an endless loop. Nothing after that page was read; try again later.',
-			});
-		}
-		seen.add(next);
-	};
-}
-
-/**
- * A UUID compares without regard to case (RFC 4122) and the API answers ids in
- * lower case, so this is the form ids are deduplicated and matched in.
- */
-export function idKey(id: string): string {
-	return id.toLowerCase();
-}
-
-/**
- * The walks one list query makes: its filters checked once, and its id list (if
- * any) deduplicated and cut into runs of at most 200. An id list stays an array
- * until a request is built from one run.
- */
-function walksOf(
-	node: INode,
-	endpoint: EndpointKey,
-	query: IDataObject = {},
-): { filters: IDataObject; idsParam?: string; idRuns: string[][] } {
-	const idsParam = (ENDPOINTS[endpoint] as Endpoint).list?.idsParam;
-	const ids =
-		idsParam === undefined || query[idsParam] === undefined ? [] : idList(query[idsParam]);
-	// Without ids (or with an empty list, which validation names) the query is checked as it is.
-	if (idsParam === undefined || ids.length === 0)
-		return { filters: validateQuery(node, endpoint, query), idRuns: [[]] };
-	checkIds(node, idsParam, ids);
-	const unique = [...new Set(ids.map(idKey))];
-	const idRuns: string[][] = [];
-	for (let start = 0; start < unique.length; start += LIMITS.idsMax) {
-		idRuns.push(unique.slice(start, start + LIMITS.idsMax));
-	}
-	const filters = validateQuery(node, endpoint, { ...query, [idsParam]: undefined });
-	return { filters, idsParam, idRuns };
-}
-
-/**
  * Walks a list endpoint page by page, yielding each page as it arrives. The
  * same filters and sort go with every cursor; only a null next_cursor ends the
  * walk (a short page does not); a cursor seen twice is an error, not a loop.
@@ -197,26 +111,12 @@ function walksOf(
 export async function* paginate(
 	this: N8nContext,
 	endpoint: EndpointKey,
-	options: { pathParams?: Record<string, string>; query?: IDataObject; max?: number },
+	options: WalkOptions,
 ): AsyncGenerator<IDataObject[]> {
 	const node = this.getNode();
-	const { max } = options;
-	if (ENDPOINTS[endpoint].method !== 'GET' || !('list' in ENDPOINTS[endpoint])) {
-		throw new NodeOperationError(node, `${endpoint} is not a list endpoint`);
-	}
-	if (options.query?.cursor !== undefined || options.query?.limit !== undefined) {
-		throw new NodeOperationError(node, 'paginate sets cursor and limit itself; pass max instead');
-	}
-	validateMax(node, max);
-	const pathParams = validatePathParams(node, endpoint, options.pathParams);
-	const { filters, idsParam, idRuns } = walksOf(node, endpoint, options.query);
-	const settings = await apiSettings.call(this);
-	let remaining = max ?? Number.POSITIVE_INFINITY;
-	for (const ids of idRuns) {
-		const query: IDataObject =
-			idsParam === undefined
-				? { ...filters, limit: LIMITS.pageSizeMax }
-				: { ...filters, [idsParam]: ids.join(','), limit: LIMITS.pageSizeMax };
+	const { pathParams, queries, settings } = await prepareWalk.call(this, endpoint, options);
+	let remaining = options.max ?? Number.POSITIVE_INFINITY;
+	for (const query of queries) {
 		const checkCursor = cursorGuard(node);
 		let cursor: string | null = null;
 		while (remaining > 0) {
@@ -243,7 +143,7 @@ export async function* paginate(
 export async function readAll(
 	this: N8nContext,
 	endpoint: EndpointKey,
-	options: { pathParams?: Record<string, string>; query?: IDataObject; max?: number } = {},
+	options: WalkOptions = {},
 ): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
 	for await (const page of paginate.call(this, endpoint, options)) {
@@ -252,14 +152,18 @@ export async function readAll(
 	return records;
 }
 
-/** The field that identifies a record of this list: contact stats carry contact_id (A8). */
-function recordIdField(endpoint: EndpointKey): string {
+/**
+ * The property that holds a record's id in this list's answers: contact stats
+ * are read by contact_ids and each carries its contact's contact_id.
+ */
+function idPropertyOf(endpoint: EndpointKey): string {
 	const list = (ENDPOINTS[endpoint] as { list?: { idsParam?: string } }).list;
 	return list?.idsParam === 'contact_ids' ? 'contact_id' : 'id';
 }
 
 /**
- * Get by id for many items at once (A2): unique ids (compared by `idKey`) in
+ * Get by id for many items at once (the API has no single-record path, so
+ * Get reads the list with ids=): unique ids (compared by `idKey`) in
  * runs of 200, one list call per run (walking next_cursor should the server
  * page it). The map is keyed by `idKey`, in the order of the ids; ids the
  * account does not have are absent.
@@ -276,12 +180,12 @@ export async function getByIds(
 		throw new NodeOperationError(node, `${endpoint} cannot be read by IDs`);
 	const unique = [...new Set(ids.flatMap((id) => idList(id)).map(idKey))];
 	if (unique.length === 0) return new Map();
-	const idField = recordIdField(endpoint);
+	const idProperty = idPropertyOf(endpoint);
 	const found = new Map<string, IDataObject>();
 	const records = await readAll.call(this, endpoint, {
 		query: { ...options.query, [idsParam]: unique },
 	});
-	for (const record of records) found.set(idKey(String(record[idField])), record);
+	for (const record of records) found.set(idKey(String(record[idProperty])), record);
 	const ordered = new Map<string, IDataObject>();
 	for (const id of unique) {
 		const record = found.get(id);

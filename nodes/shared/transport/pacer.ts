@@ -2,7 +2,9 @@
  * Client-side pacing per API key, shared by every execution in this n8n
  * process (module state). Two rules:
  *
- * 1. A sliding 60-second window, mirroring how the API counts (A17, D7). A
+ * 1. A sliding 60-second window. The API gives every key of one user a
+ *    shared budget of 120 requests a minute and does not say how it counts,
+ *    so the pacer assumes a sliding window (as the sandbox counts). A
  *    request holds its slot from the moment it is sent until one window after
  *    its answer arrived, so in-flight requests (and 429s) always count.
  * 2. The window's size is a learned rate, at most `limit` (the credential's

@@ -4,7 +4,13 @@
  * 429 (it did nothing), and any request whose connection was refused before a
  * byte was sent. A write that may have reached the server is never repeated:
  * a report upload emails the client each time.
+ *
+ * `nextStep` is the whole decision for one API exchange; it reads no clock and
+ * sends nothing, so each case is tested on its own (test/transport/next-step.test.ts).
  */
+import { type Exchange, type Failure, isSuccess, parseJson } from './exchange';
+import type { Outcome } from './pacer';
+
 export const RETRY = {
 	/** Attempts for a GET that keeps failing with 5xx, a reset, a timeout or unreadable JSON. */
 	maxAttempts: 4,
@@ -14,8 +20,9 @@ export const RETRY = {
 	backoffMaxMs: 8_000,
 	/**
 	 * How long one request keeps waiting out 429s, from its first 429, when the
-	 * credential does not say (A7). A deadline, not a count: a walk goes on for
-	 * as long as the server keeps answering within it.
+	 * credential does not say. The API documents no limit on how often a 429 may
+	 * come, so this is a deadline, not a count: a walk goes on for as long as the
+	 * server keeps answering within it.
 	 */
 	rateLimitDeadlineMs: 10 * 60_000,
 	/** 429 backoff without Retry-After starts here and doubles. */
@@ -26,27 +33,6 @@ export const RETRY = {
 	uploadTimeoutMs: 300_000,
 } as const;
 
-/** What went wrong with one attempt, as far as retrying is concerned. */
-export type Failure =
-	| { kind: 'refused' } // connection refused: nothing was sent
-	| { kind: 'network'; code: string; detail: string } // reset, timeout, DNS...: may have been sent
-	| { kind: 'status'; status: number }
-	| { kind: 'malformed' }; // 2xx whose body is not JSON
-
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EPIPE',
-	'ESOCKETTIMEDOUT',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'EAI_AGAIN',
-	'ENOTFOUND',
-	'UND_ERR_SOCKET',
-]);
-
 /** Only these network failures are worth repeating (a DNS miss or unreachable host will not heal in seconds). */
 const TRANSIENT_NETWORK_CODES = new Set([
 	'ECONNRESET',
@@ -56,33 +42,6 @@ const TRANSIENT_NETWORK_CODES = new Set([
 	'ESOCKETTIMEDOUT',
 	'UND_ERR_SOCKET',
 ]);
-
-/** Finds an errno-style code anywhere on an error or its causes (n8n wraps the axios error). */
-export function errorCode(error: unknown, seen = new Set<unknown>()): string | undefined {
-	if (typeof error !== 'object' || error === null || seen.has(error)) return undefined;
-	seen.add(error);
-	const record = error as Record<string, unknown>;
-	if (typeof record.code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(record.code))
-		return record.code;
-	for (const key of ['cause', 'error', 'reason', 'errorResponse']) {
-		const found = errorCode(record[key], seen);
-		if (found) return found;
-	}
-	const message = typeof record.message === 'string' ? record.message : '';
-	if (/socket hang up/i.test(message)) return 'ECONNRESET';
-	if (/timeout of \d+ms exceeded/i.test(message)) return 'ETIMEDOUT';
-	return undefined;
-}
-
-/** Classifies a thrown request error; undefined when it is not a network failure at all. */
-export function networkFailure(error: unknown): Failure | undefined {
-	const code = errorCode(error);
-	if (code === 'ECONNREFUSED') return { kind: 'refused' };
-	if (code !== undefined && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) {
-		return { kind: 'network', code, detail: code };
-	}
-	return undefined;
-}
 
 export function isRetryable(failure: Failure, method: string, attempt: number): boolean {
 	if (failure.kind === 'refused') return attempt < RETRY.maxRefusedAttempts;
@@ -102,7 +61,10 @@ export function backoffMs(
 	return Math.round(step * (0.5 + Math.random() / 2));
 }
 
-/** A7: Retry-After in seconds; an HTTP date is read too. Undefined when absent or unreadable. */
+/**
+ * A 429's Retry-After, which the API gives in seconds or not at all; an HTTP
+ * date is read too. Undefined when absent or unreadable.
+ */
 export function retryAfterMs(header: unknown, now: number = Date.now()): number | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
@@ -110,4 +72,102 @@ export function retryAfterMs(header: unknown, now: number = Date.now()): number 
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
 	const date = Date.parse(text);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * How long to wait before repeating attempt number `attempt` after `failure`,
+ * or undefined when it must not be repeated (or the user stopped the execution).
+ */
+export function backoffBeforeRetry(
+	failure: Failure,
+	method: string,
+	attempt: number,
+	stopped: boolean,
+): number | undefined {
+	return isRetryable(failure, method, attempt) && !stopped ? backoffMs(attempt) : undefined;
+}
+
+/** What one API request has been through so far; `nextStep` keeps it up to date. */
+export interface Attempts {
+	/** Exchanges that did not end in 429; bounded by RETRY. */
+	tries: number;
+	/** Every exchange, 429s included. */
+	sent: number;
+	/** Exchanges answered 429. */
+	limited: number;
+	/** When waiting out 429s stops: the first 429 plus the credential's Wait for Rate Limit. */
+	deadline?: number;
+}
+
+export const noAttempts = (): Attempts => ({ tries: 0, sent: 0, limited: 0 });
+
+/** What the decision needs besides the exchange: the method, the time, the deadline, the Stop button. */
+export interface StepContext {
+	method: string;
+	now: number;
+	rateLimitDeadlineMs: number;
+	stopped: boolean;
+}
+
+/**
+ * What to do after one exchange, and what the pacer learns from it (every
+ * step releases the slot the exchange took): return the parsed answer, send
+ * again after `waitMs` (a 429's wait is the pacer's pause, which holds back
+ * every caller of the key, so its `waitMs` is 0), or fail.
+ */
+export type NextStep =
+	| { then: 'return'; json: unknown; headers: Record<string, unknown>; pacer: Outcome }
+	| { then: 'retry'; waitMs: number; pacer: Outcome }
+	| { then: 'fail'; pacer: Outcome };
+
+const ANSWERED: Outcome = { kind: 'answered' };
+const FAILED: Outcome = { kind: 'failed' };
+
+function retryOrFail(
+	failure: Failure,
+	attempts: Attempts,
+	context: StepContext,
+	pacer: Outcome,
+): NextStep {
+	const waitMs = backoffBeforeRetry(failure, context.method, attempts.tries, context.stopped);
+	return waitMs === undefined ? { then: 'fail', pacer } : { then: 'retry', waitMs, pacer };
+}
+
+/** A 429: the server did nothing, so any method may repeat, within the deadline. */
+function waitOutRateLimit(
+	headers: Record<string, unknown>,
+	attempts: Attempts,
+	{ now, rateLimitDeadlineMs, stopped }: StepContext,
+): NextStep {
+	attempts.limited++;
+	attempts.deadline ??= now + rateLimitDeadlineMs;
+	// A floor, so a server answering Retry-After: 0 forever still ends at the deadline.
+	const waitMs = Math.max(
+		RETRY.backoffBaseMs,
+		retryAfterMs(headers['retry-after'], now) ??
+			backoffMs(attempts.limited, RETRY.rateLimitBaseMs, RETRY.rateLimitMaxStepMs),
+	);
+	if (now + waitMs <= attempts.deadline && !stopped) {
+		return { then: 'retry', waitMs: 0, pacer: { kind: 'rate-limited', untilMs: now + waitMs } };
+	}
+	// A wait past the deadline is not imposed on the key's other callers: this one gives up instead.
+	return { then: 'fail', pacer: { kind: 'rate-limited', untilMs: now } };
+}
+
+/** Decides, for one exchange of an API request, whether to return, repeat (and when) or fail. */
+export function nextStep(exchange: Exchange, attempts: Attempts, context: StepContext): NextStep {
+	attempts.sent++;
+	if (exchange.kind === 'error') return { then: 'fail', pacer: FAILED };
+	if (exchange.kind === 'failed') {
+		attempts.tries++;
+		return retryOrFail(exchange.failure, attempts, context, FAILED);
+	}
+	const { status, headers, body } = exchange.answer;
+	if (status === 429) return waitOutRateLimit(headers, attempts, context);
+	attempts.tries++;
+	if (!isSuccess(status))
+		return retryOrFail({ kind: 'status', status }, attempts, context, ANSWERED);
+	const parsed = parseJson(body);
+	if (parsed.ok) return { then: 'return', json: parsed.value, headers, pacer: ANSWERED };
+	return retryOrFail({ kind: 'malformed' }, attempts, context, ANSWERED);
 }

@@ -1,5 +1,7 @@
 /**
- * Uploads (multipart, A20): the local checks per FILE_RULES (extension,
+ * Uploads (multipart; the API names the attachment fields kind, file, name,
+ * description and internal_only, and the photo field file): the local checks
+ * per FILE_RULES (extension,
  * matching content type, size, a report's name, a document's file) and the
  * request itself, built with native FormData so the HTTP client sets the
  * multipart boundary header (never application/json).
@@ -28,7 +30,7 @@ export function validateUploadFile(node: INode, rule: UploadRule, file: UploadFi
 	});
 }
 
-/** The multipart fields of an upload (A20), checked per rule; `kind` is set from the rule for attachments. */
+/** The multipart fields of an upload, checked per rule; `kind` is set from the rule for attachments. */
 export function validateUploadFields(
 	node: INode,
 	endpoint: 'uploadContactPhoto' | 'uploadAttachment',
@@ -71,7 +73,7 @@ export function validateUploadFields(
 
 export interface UploadOptions {
 	pathParams: Record<string, string>;
-	/** A20 field names: kind, name, description, internal_only ("true"/"false"). */
+	/** The attachment's text fields: kind, name, description, internal_only ("true"/"false"). */
 	fields: Record<string, string>;
 	file?: { data: Buffer; fileName: string; mimeType: string };
 	rule: UploadRule;

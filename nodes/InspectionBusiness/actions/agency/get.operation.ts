@@ -1,4 +1,4 @@
-import { getOperation } from '../../helpers/operations';
+import { getOperation } from '../../helpers/getOperation';
 
 export const { description, execute, endpoint, queryScope } = getOperation({
 	resource: 'agency',

@@ -1,4 +1,4 @@
-import { listOperation } from '../../helpers/operations';
+import { listOperation } from '../../helpers/listOperation';
 
 export const { description, execute, endpoint } = listOperation({
 	resource: 'attachment',

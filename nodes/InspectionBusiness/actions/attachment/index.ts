@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../helpers/operations';
+import type { Operation } from '../../helpers/operation';
 import * as count from './count.operation';
 import * as download from './download.operation';
 import * as get from './get.operation';

@@ -71,7 +71,7 @@ export const description = updateDisplayOptions(
 
 /**
  * The attachment an earlier run of this same upload left, if any: same kind,
- * and the same file name as the server stores it (D8) and size; for a report
+ * and the same file name as the server stores it (`sanitizeFilename`) and size; for a report
  * without a file, the same name and description. The walk stops at a match.
  */
 async function findSameUpload(
@@ -97,7 +97,8 @@ async function findSameUpload(
 }
 
 /**
- * Multipart upload (A20). `uploadFile` checks the fields (a report's name) and
+ * Multipart upload, with the field names of the API's AttachmentUpload (attachmentFormFields).
+ * `uploadFile` checks the fields (a report's name) and
  * the file (FILE_RULES of the kind) before anything is sent; the
  * confirmed-inspection rule for reports is the server's, whose 400 is shown.
  * Each report upload emails the client, so the transport never repeats one;

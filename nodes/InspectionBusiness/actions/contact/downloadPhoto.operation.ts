@@ -1,4 +1,4 @@
-import { recordFileOperation } from '../../helpers/recordFile';
+import { recordFileOperation } from '../../helpers/recordFileOperation';
 
 export const { description, execute, endpoint, queryScope } = recordFileOperation({
 	resource: 'contact',

@@ -1,5 +1,5 @@
-import { CONTACT_SIMPLIFY } from '../../helpers/shape';
-import { getOperation } from '../../helpers/operations';
+import { CONTACT_SIMPLIFY } from '../../helpers/simplifyOption';
+import { getOperation } from '../../helpers/getOperation';
 
 export const { description, execute, endpoint, queryScope } = getOperation({
 	resource: 'contact',

@@ -1,5 +1,5 @@
-import { CONTACT_SIMPLIFY } from '../../helpers/shape';
-import { listOperation } from '../../helpers/operations';
+import { CONTACT_SIMPLIFY } from '../../helpers/simplifyOption';
+import { listOperation } from '../../helpers/listOperation';
 
 export const { description, execute, endpoint } = listOperation({
 	resource: 'contact',

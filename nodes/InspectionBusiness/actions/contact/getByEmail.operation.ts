@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../shared/endpoints';
 import { readAll } from '../../../shared/transport';
 import { forEachItem } from '../../helpers/execution';
-import { CONTACT_SIMPLIFY, outputShape, simplifyProperties } from '../../helpers/shape';
+import { CONTACT_SIMPLIFY, outputShape, simplifyProperties } from '../../helpers/simplifyOption';
 
 /** The contacts list's `email` filter: exact match, case-insensitive. */
 export const endpoint: EndpointKey = 'listContacts';

@@ -7,7 +7,7 @@ import { apiRequest } from '../../../shared/transport';
 import { underRule } from '../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachIdItem } from '../../helpers/execution';
-import { bodyValues } from '../../helpers/values';
+import { bodyValues } from '../../helpers/wireValues';
 
 export const endpoint: EndpointKey = 'updateContact';
 

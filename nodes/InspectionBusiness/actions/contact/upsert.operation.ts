@@ -9,7 +9,7 @@ import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/conta
 import { emailKey, matchEmails } from '../../helpers/emailMatch';
 import { continueOrThrow, errorItem } from '../../helpers/execution';
 import type { ItemError } from '../../helpers/execution';
-import { bodyValues } from '../../helpers/values';
+import { bodyValues } from '../../helpers/wireValues';
 
 /**
  * Its fields are ContactCreate's; it also reads contacts by email (see

@@ -1,6 +1,9 @@
-import { getOperation } from '../../helpers/operations';
+import { getOperation } from '../../helpers/getOperation';
 
-/** The statistics of chosen contacts, read by contact_ids (A8) and batched like every Get. */
+/**
+ * The statistics of chosen contacts, batched like every Get: the statistics list takes the
+ * contacts' ids as `contact_ids` (contactStatsPath).
+ */
 export const { description, execute, endpoint, queryScope } = getOperation({
 	resource: 'contactStats',
 	endpoint: 'listContactStats',

@@ -1,4 +1,4 @@
-import { recordFileOperation } from '../../helpers/recordFile';
+import { recordFileOperation } from '../../helpers/recordFileOperation';
 
 /** Reads by ids, which also returns canceled inspections. */
 export const { description, execute, endpoint, queryScope } = recordFileOperation({

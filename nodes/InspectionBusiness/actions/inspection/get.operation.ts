@@ -1,5 +1,5 @@
-import { INSPECTION_SIMPLIFY } from '../../helpers/shape';
-import { getOperation } from '../../helpers/operations';
+import { INSPECTION_SIMPLIFY } from '../../helpers/simplifyOption';
+import { getOperation } from '../../helpers/getOperation';
 
 /** Reads by ids, which also returns canceled inspections; deleted ones need include_deleted. */
 export const { description, execute, endpoint, queryScope } = getOperation({

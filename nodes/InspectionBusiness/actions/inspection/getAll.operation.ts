@@ -1,5 +1,5 @@
-import { INSPECTION_SIMPLIFY } from '../../helpers/shape';
-import { listOperation } from '../../helpers/operations';
+import { INSPECTION_SIMPLIFY } from '../../helpers/simplifyOption';
+import { listOperation } from '../../helpers/listOperation';
 
 export const { description, execute, endpoint } = listOperation({
 	resource: 'inspection',

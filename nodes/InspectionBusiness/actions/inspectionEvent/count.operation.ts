@@ -1,4 +1,4 @@
-import { countOperation } from '../../helpers/operations';
+import { countOperation } from '../../helpers/countOperation';
 
 export const { description, execute, endpoint, queryScope } = countOperation({
 	resource: 'inspectionEvent',

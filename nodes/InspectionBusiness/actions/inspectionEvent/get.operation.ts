@@ -1,6 +1,6 @@
-import { getOperation } from '../../helpers/operations';
+import { getOperation } from '../../helpers/getOperation';
 
-/** Reads events by ids (A9). */
+/** Reads events by ids, which the assumed events list takes (eventsPath). */
 export const { description, execute, endpoint, queryScope } = getOperation({
 	resource: 'inspectionEvent',
 	endpoint: 'listEvents',

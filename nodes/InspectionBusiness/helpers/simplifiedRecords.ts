@@ -1,3 +1,9 @@
+/**
+ * What a simplified record holds: the key fields of an inspection and of a
+ * contact (version 2), version 1's flat inspection, and the full records'
+ * field lists the Fields option offers. Plain functions of a record; the
+ * option that applies them is `simplifyOption.ts`.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import { CONTACT_ROLE_GROUPS } from '../../shared/endpoints';
@@ -116,7 +122,7 @@ export const CONTACT_KEY_FIELDS = [
 	'updated_at',
 ] as const;
 
-/** The top-level fields of the full records (api-v1.md), for the Fields option. */
+/** The top-level fields of the full records, as the API documents them, for the Fields option. */
 export const INSPECTION_RECORD_FIELDS = [
 	'add_ons',
 	'address',

@@ -1,12 +1,14 @@
 /**
- * Simplify and its Fields option, per node version: version 2 returns at most
- * 10 key fields (plus the ones picked in Fields); version 1 keeps its own
- * Simplify where it had one, so its workflows' output does not change.
+ * The Simplify option: its two fields (Simplify, and Fields to add to the
+ * simplified record) and, per item, the output shape it picks. Version 2
+ * returns at most 10 key fields (plus the ones picked in Fields); version 1
+ * keeps its own Simplify where it had one, so its workflows' output does not
+ * change. What a simplified record holds is in `simplifiedRecords.ts`.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { labelOf } from '../../shared/fields';
-import { LOCATOR_VERSION } from './locators';
+import { LOCATOR_VERSION } from './locatorsByVersion';
 import {
 	CONTACT_KEY_FIELDS,
 	CONTACT_RECORD_FIELDS,
@@ -15,7 +17,7 @@ import {
 	INSPECTION_RECORD_FIELDS,
 	inspectionKeyFields,
 	simplifyInspection,
-} from './simplify';
+} from './simplifiedRecords';
 
 type Simplify = (record: IDataObject) => IDataObject;
 

@@ -71,7 +71,7 @@ export function withLocators(properties: INodeProperties[]): INodeProperties[] {
 
 /**
  * The id a picked field holds: a v1 string, a locator's value (a link's id is
- * extracted by n8n with the mode's regex, D13), or a string from an expression.
+ * extracted by n8n with the mode's regex, see recordLinks), or a string from an expression.
  */
 export function locatorParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;

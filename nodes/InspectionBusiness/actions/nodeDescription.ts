@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import { withLocators } from '../helpers/locators';
+import { withLocators } from '../helpers/locatorsByVersion';
 
 import * as agency from './agency';
 import * as attachment from './attachment';
@@ -46,11 +46,12 @@ export function subtitleExpression(properties: INodeProperties[]): string {
 }
 
 /**
- * The description of versions 1 and 2, less what `InspectionBusinessActionNode`'s
- * class literal adds (group, icon, subtitle, tool use). Version 2 shows the
- * picked ids as resource locators (`withLocators`); version 1 keeps strings.
+ * The node's description, one for versions 1 and 2, less what
+ * `InspectionBusinessActionNode`'s class literal adds (group, icon, subtitle,
+ * tool use). Version 2 shows the picked ids as resource locators
+ * (`withLocators`); version 1 keeps strings.
  */
-export const versionDescription: Omit<INodeTypeDescription, 'group'> = {
+export const nodeDescription: Omit<INodeTypeDescription, 'group'> = {
 	displayName: 'Inspection Business',
 	name: 'inspectionBusiness',
 	version: [1, 2],

@@ -1,0 +1,256 @@
+/**
+ * The webhook trigger's promises in a real n8n under `n8n start`, past the first delivery: an n8n
+ * of this file's own (so it can be restarted) and a sandbox of its own (so its rate budget is
+ * this file's). Version 2 of the trigger, its secret in the Inspection Business Webhook API
+ * credential; one workflow without Re-Fetch Record, one with it.
+ *
+ * - Every delivery is remembered, not only a workflow's first: delivery X once, then Y three
+ *   times, starts 2 executions, with Re-Fetch off and on, and again after n8n restarts.
+ * - An accepted delivery is answered `{"received":true}` at once, whatever the API's budget: a
+ *   burst of 60 with Re-Fetch on is answered within 2 s each, starts one execution per delivery,
+ *   and its records are read in a few `ids=` requests. That part runs with n8n's setting
+ *   N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: by default n8n 2.x builds a fresh expression isolate
+ *   for every webhook request to a community trigger before the trigger runs (about 0.15 s of CPU
+ *   each), so a burst's answers wait on n8n's CPU whatever the node does; the replay and restart
+ *   proofs run with n8n's defaults.
+ * - A re-fetch that fails after the acknowledgement fails its execution visibly.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { SandboxControl } from '../../sandbox/client';
+import { N8nDatabase } from '../../scripts/n8n-database';
+import { type N8nUserFolder, prepareInstance } from '../../scripts/n8n-instance';
+import { LOCAL_OWNER } from '../../scripts/n8n-rest';
+import { ensureRuntime } from '../../scripts/n8n-runtime';
+import type { N8nServer } from '../../scripts/n8n-server';
+import { PACKAGE_NAME } from '../../scripts/package-tarball';
+import { freePort } from '../../scripts/ports';
+import { waitFor } from '../../scripts/processes';
+import { sandboxCredential } from '../../scripts/workflows';
+import {
+	deliveryBody,
+	executionError,
+	executionsPerDelivery,
+	latency,
+	post,
+	postAtOnce,
+	settledExecutions,
+	triggerItem,
+} from './support/deliveries';
+import { readState } from './support/state';
+import {
+	PLAIN_WEBHOOK,
+	productionUrl,
+	REFETCHING_WEBHOOK,
+	type WebhookWorkflow,
+	webhookSecretCredential,
+	webhookWorkflow,
+} from './workflows/webhooks';
+
+const API_CREDENTIAL = {
+	id: 'IbWebhookApiKey1',
+	name: 'Inspection Business sandbox (webhook e2e)',
+};
+const RECEIVED = JSON.stringify({ received: true });
+const ignoredBody = (id: string) =>
+	JSON.stringify({ received: true, ignored: `delivery ${id} was already received` });
+
+let sandbox: RunningSandbox;
+let control: SandboxControl;
+let folder: N8nUserFolder;
+let server: N8nServer;
+let database: N8nDatabase;
+
+/**
+ * Starts n8n and waits until it has registered both webhooks: n8n answers its REST API before it
+ * has activated the published workflows. A wrong secret probes it (401 once registered, 404
+ * before), and starts nothing.
+ */
+async function startN8n(env: Record<string, string> = {}): Promise<void> {
+	server = await folder.startServer(await freePort(), { env });
+	for (const target of [PLAIN_WEBHOOK, REFETCHING_WEBHOOK]) {
+		const url = productionUrl(server.baseUrl, target);
+		await waitFor(
+			`n8n to register ${url}`,
+			async () =>
+				(await post(url, deliveryBody(randomUUID(), randomUUID()), 'probe')).status === 401 ||
+				undefined,
+			{ timeoutMs: 120_000, intervalMs: 500 },
+		);
+	}
+}
+
+beforeAll(async () => {
+	const state = readState();
+	const runtime = await ensureRuntime();
+	sandbox = await startSandbox({ port: 0, seed: 'demo' });
+	control = new SandboxControl(sandbox.baseUrl);
+	const { version } = (await import('../../package.json')) as { version: string };
+	folder = await prepareInstance(runtime, path.join(state.workDir, 'webhook-n8n'), {
+		tarball: state.tarball,
+		name: PACKAGE_NAME,
+		version,
+		credentials: [
+			webhookSecretCredential(),
+			sandboxCredential(sandbox.baseUrl, { ...API_CREDENTIAL, apiKey: SANDBOX_KEYS.acmeOwner }),
+		],
+		workflows: [
+			webhookWorkflow(PLAIN_WEBHOOK),
+			webhookWorkflow(REFETCHING_WEBHOOK, API_CREDENTIAL),
+		],
+		published: [PLAIN_WEBHOOK.id, REFETCHING_WEBHOOK.id],
+	});
+	database = new N8nDatabase(runtime, folder.folder);
+	await startN8n();
+	await server.rest.setupOwner(LOCAL_OWNER);
+});
+
+afterAll(async () => {
+	await server?.stop();
+	await sandbox?.stop();
+});
+
+const newInspection = async () =>
+	String(((await control.createInspection({ org: 'acme' })) as { id: string }).id);
+
+/** The delivery ids a workflow's executions carry, in order. */
+async function deliveriesRun(target: WebhookWorkflow, count: number): Promise<string[]> {
+	const executions = await settledExecutions(database, target.id, count);
+	return executions.map((execution) => String(triggerItem(execution, target.node)?.deliveryId));
+}
+
+const TARGETS = [
+	['without Re-Fetch Record', PLAIN_WEBHOOK],
+	['with Re-Fetch Record', REFETCHING_WEBHOOK],
+] as const;
+/** Per workflow: the two deliveries sent before the restart, and the record they are about. */
+const sent = new Map<string, { X: string; Y: string; record: string }>();
+
+describe.each(TARGETS)('%s', (_label, target) => {
+	it('remembers every delivery: X once, then Y three times, starts 2 executions and saves both ids', async () => {
+		const delivered = { X: randomUUID(), Y: randomUUID(), record: await newInspection() };
+		sent.set(target.id, delivered);
+		const { X, Y, record } = delivered;
+		const url = productionUrl(server.baseUrl, target);
+		const answers = [await post(url, deliveryBody(X, record))];
+		for (let i = 0; i < 3; i++) {
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+			answers.push(await post(url, deliveryBody(Y, record)));
+		}
+		expect(answers.map((answer) => [answer.status, answer.body])).toEqual([
+			[200, RECEIVED],
+			[200, RECEIVED],
+			[200, ignoredBody(Y)],
+			[200, ignoredBody(Y)],
+		]);
+		expect(await deliveriesRun(target, 2)).toEqual([X, Y]);
+		const saved = JSON.stringify(await database.staticData(target.id));
+		expect([saved.includes(X), saved.includes(Y)]).toEqual([true, true]);
+	});
+});
+
+describe('after n8n restarts', () => {
+	beforeAll(async () => {
+		await server.stop();
+		await startN8n();
+	});
+
+	it.each(TARGETS)(
+		'%s: X and Y are still known; a new delivery Z runs once',
+		async (_label, target) => {
+			const delivered = sent.get(target.id);
+			if (!delivered) throw new Error('the test before the restart did not run');
+			const { X, Y, record } = delivered;
+			const url = productionUrl(server.baseUrl, target);
+			const Z = randomUUID();
+			const answers = [];
+			for (const id of [Y, X, Z, Z]) answers.push(await post(url, deliveryBody(id, record)));
+			expect(answers.map((answer) => answer.body)).toEqual([
+				ignoredBody(Y),
+				ignoredBody(X),
+				RECEIVED,
+				ignoredBody(Z),
+			]);
+			expect(await deliveriesRun(target, 3)).toEqual([X, Y, Z]);
+		},
+	);
+});
+
+describe('a burst with Re-Fetch Record on, the API at 120 requests a minute', () => {
+	beforeAll(async () => {
+		await server.stop();
+		await startN8n({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
+	});
+
+	it('answers 60 deliveries within 2 s each, starts one execution per delivery, and reads the records in a few requests', async () => {
+		const records = await Promise.all(Array.from({ length: 60 }, newInspection));
+		const deliveries = records.map((record) => ({ id: randomUUID(), record }));
+		const before = (await database.executions(REFETCHING_WEBHOOK.id)).length;
+		await control.clearRequests();
+		// One delivery is sent twice within the burst, as a sender retrying early would.
+		const bodies = deliveries.map(({ id, record }) => deliveryBody(id, record));
+		bodies.push(bodies[7]);
+		const answers = await postAtOnce(productionUrl(server.baseUrl, REFETCHING_WEBHOOK), bodies);
+
+		const timing = latency(answers);
+		process.stderr.write(`webhook burst of ${answers.length}: ${JSON.stringify(timing)} ms\n`);
+		expect(answers.every((answer) => answer.status === 200)).toBe(true);
+		expect(answers.filter((answer) => answer.body === RECEIVED)).toHaveLength(60);
+		expect(answers.filter((answer) => answer.body === ignoredBody(deliveries[7].id))).toHaveLength(
+			1,
+		);
+		expect(timing.max).toBeLessThanOrEqual(2000);
+
+		const executions = (
+			await settledExecutions(database, REFETCHING_WEBHOOK.id, before + 60)
+		).slice(before);
+		const perDelivery = executionsPerDelivery(executions, REFETCHING_WEBHOOK.node);
+		expect([...perDelivery.keys()].sort()).toEqual(deliveries.map(({ id }) => id).sort());
+		expect([...perDelivery.values()].every((count) => count === 1)).toBe(true);
+		for (const execution of executions) {
+			const item = triggerItem(execution, REFETCHING_WEBHOOK.node);
+			expect((item?.record as { id?: string } | null)?.id).toBe(item?.id);
+		}
+		const reads = await control.requests({ pathPrefix: '/v1/' });
+		expect(reads.count).toBeLessThanOrEqual(3);
+	});
+});
+
+describe('answers for deliveries that start nothing, and a failed re-fetch', () => {
+	it('a wrong secret gets 401 and an unselected event is acknowledged, as before', async () => {
+		const url = productionUrl(server.baseUrl, REFETCHING_WEBHOOK);
+		const refused = await post(url, deliveryBody(randomUUID(), randomUUID()), 'not-the-secret');
+		expect([refused.status, refused.body]).toEqual([
+			401,
+			JSON.stringify({ message: 'Unauthorized: missing or wrong secret' }),
+		]);
+		const unselected = await post(url, deliveryBody(randomUUID(), randomUUID(), 'contact.changed'));
+		expect([unselected.status, unselected.body]).toEqual([
+			200,
+			JSON.stringify({ received: true, ignored: 'event contact.changed is not selected' }),
+		]);
+	});
+
+	it('a re-fetch that fails after the acknowledgement fails its execution, naming record and delivery', async () => {
+		const record = await newInspection();
+		const before = (await database.executions(REFETCHING_WEBHOOK.id)).length;
+		// The transport tries a GET 4 times; all of them fail.
+		const failure = { kind: '500' as const, method: 'GET', path: '/v1/inspections' };
+		await control.queueFaults(failure, failure, failure, failure);
+		const id = randomUUID();
+		const answer = await post(
+			productionUrl(server.baseUrl, REFETCHING_WEBHOOK),
+			deliveryBody(id, record),
+		);
+		expect([answer.status, answer.body]).toEqual([200, RECEIVED]);
+
+		const executions = await settledExecutions(database, REFETCHING_WEBHOOK.id, before + 1);
+		const failed = executions.filter((execution) => executionError(execution)?.includes(id));
+		expect(failed.map((execution) => execution.status)).toEqual(['error']);
+		expect(executionError(failed[0])).toMatch(
+			new RegExp(`^Could not re-fetch inspection ${record} of delivery ${id} \\(`),
+		);
+	});
+});

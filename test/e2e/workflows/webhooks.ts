@@ -1,0 +1,68 @@
+/**
+ * Webhook-trigger workflows (version 2, secret in its credential) for the tests and the benchmark
+ * that run an n8n of their own, so they can restart it: one without Re-Fetch Record, one with it.
+ */
+import type { N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
+import { chain, type CredentialRef, NODE_TYPES } from './build';
+
+export const WEBHOOK_SECRET = {
+	credential: { id: 'IbWebhookSecret2', name: 'Inspection Business webhook secret' },
+	header: 'X-Webhook-Secret',
+	value: 'e2e-webhook-secret-7d3a91',
+} as const;
+
+export interface WebhookWorkflow {
+	id: string;
+	/** The trigger node's name: its output is the execution's item. */
+	node: string;
+	webhookId: string;
+}
+
+export const PLAIN_WEBHOOK: WebhookWorkflow = {
+	id: 'IbWebhookPlain01',
+	node: 'Delivery',
+	webhookId: '2c4e6a80-1b3d-4f5a-8c7e-9d0b2a4c6e81',
+};
+
+export const REFETCHING_WEBHOOK: WebhookWorkflow = {
+	id: 'IbWebhookRefet01',
+	node: 'Delivery With Record',
+	webhookId: '7e9a1c3f-5d2b-4a6c-8e0f-1b3d5f7a9c02',
+};
+
+export function webhookSecretCredential(): N8nCredential {
+	return {
+		...WEBHOOK_SECRET.credential,
+		type: 'inspectionBusinessWebhookApi',
+		data: { secret: WEBHOOK_SECRET.value },
+	};
+}
+
+/** The trigger alone; with `apiCredential`, Re-Fetch Record is on and only inspection events start it. */
+export function webhookWorkflow(
+	target: WebhookWorkflow,
+	apiCredential?: CredentialRef,
+): N8nWorkflow {
+	const refetch = apiCredential !== undefined;
+	return chain(target.id, `Webhook trigger${refetch ? ', re-fetching the record' : ''}`, [
+		{
+			name: target.node,
+			type: NODE_TYPES.webhook,
+			typeVersion: 2,
+			webhookId: target.webhookId,
+			parameters: {
+				events: refetch ? ['inspection.confirmed', 'inspection.rescheduled'] : [],
+				headerName: WEBHOOK_SECRET.header,
+				...(refetch ? { refetchRecord: true } : {}),
+			},
+			credentials: {
+				inspectionBusinessWebhookApi: WEBHOOK_SECRET.credential,
+				...(refetch ? { inspectionBusinessApi: apiCredential } : {}),
+			},
+		},
+	]);
+}
+
+/** n8n's production URL of a trigger: /webhook/<webhookId>/<path of the node's webhook>. */
+export const productionUrl = (n8nUrl: string, target: WebhookWorkflow) =>
+	`${n8nUrl}/webhook/${target.webhookId}/webhook`;
