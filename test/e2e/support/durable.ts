@@ -19,11 +19,11 @@ import {
 } from '../../../scripts/n8n-instance';
 import type { N8nRestClient } from '../../../scripts/n8n-rest';
 import { LOCAL_OWNER } from '../../../scripts/n8n-rest';
+import { N8nDatabase } from '../../../scripts/n8n-database';
 import { ensureRuntime, type N8nRuntime } from '../../../scripts/n8n-runtime';
 import type { N8nServer } from '../../../scripts/n8n-server';
 import { PACKAGE_DIR, PACKAGE_NAME } from '../../../scripts/package-tarball';
 import { freePort } from '../../../scripts/ports';
-import { run } from '../../../scripts/processes';
 import { SANDBOX_CREDENTIAL, sandboxCredential } from '../../../scripts/workflows';
 import { chain, NODE_TYPES } from '../workflows/build';
 import { readState } from './state';
@@ -76,15 +76,6 @@ export interface ScheduledTask {
 	startedAt: string | null;
 	finishedAt: string | null;
 }
-
-/** Reads n8n's sqlite database with the runtime's Node 24 (node:sqlite); argv: file, SQL. */
-const QUERY_SCRIPT = `
-const { DatabaseSync } = require('node:sqlite');
-const [file, sql] = process.argv.slice(1);
-const db = new DatabaseSync(file, { readOnly: true, timeout: 10000 });
-process.stdout.write(JSON.stringify(db.prepare(sql).all()));
-db.close();
-`;
 
 /** A time n8n's sqlite stores ('2026-11-24 21:54:30.011', UTC) in ms. */
 export const sqliteTime = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`);
@@ -169,22 +160,9 @@ export class DurableN8n {
 		return this.log.slice(from).split(line).length - 1;
 	}
 
-	async query<T>(sql: string): Promise<T[]> {
-		const file = path.join(this.userFolder.folder, '.n8n', 'database.sqlite');
-		const { stdout } = await run(
-			this.runtime.node,
-			['--no-warnings', '-e', QUERY_SCRIPT, file, sql],
-			{
-				env: this.runtime.env(),
-				timeoutMs: 60_000,
-			},
-		);
-		return JSON.parse(stdout) as T[];
-	}
-
 	/** The poll tasks the durable scheduler ran, oldest first. */
 	async tasks(): Promise<ScheduledTask[]> {
-		return await this.query<ScheduledTask>(
+		return await new N8nDatabase(this.runtime, this.userFolder.folder).query<ScheduledTask>(
 			"SELECT id, status, runAt, startedAt, finishedAt FROM scheduled_task WHERE taskType LIKE '%poll%' ORDER BY runAt, id",
 		);
 	}
