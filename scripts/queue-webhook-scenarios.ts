@@ -5,6 +5,7 @@
  * delivery memory, executions and API requests are its own.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SandboxControl } from '../sandbox/client';
 import type { N8nCredential, N8nWorkflow } from './n8n-instance';
@@ -44,11 +45,11 @@ export interface Variant {
 }
 
 /**
- * n8n 2.41.1's defaults, and the settings docs/notes/queue-webhook.md recommends for webhook
- * processes: a larger Postgres pool (the default of 2 connections is shared by every request a
- * webhook process serves) and expression isolates acquired only when an expression is evaluated
- * (by default every request to a community webhook trigger takes one, and builds a new one when
- * the pool of 1 is empty).
+ * Settings of the two webhook processes. n8n 2.41.1's defaults; expression isolates acquired only
+ * when an expression is evaluated (by default every request to a community webhook trigger takes
+ * one and the pool holds 1, so a burst builds one per request: the setting docs/notes/queue-webhook.md
+ * recommends); a larger Postgres pool (the default of 2 connections is shared by every request a
+ * webhook process serves); and both.
  */
 export const VARIANTS: Variant[] = [
 	{ name: 'defaults', title: "n8n's defaults", env: {} },
@@ -56,6 +57,11 @@ export const VARIANTS: Variant[] = [
 		name: 'pool10',
 		title: 'DB_POSTGRESDB_POOL_SIZE=10',
 		env: { DB_POSTGRESDB_POOL_SIZE: '10' },
+	},
+	{
+		name: 'lazy',
+		title: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
+		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 	},
 	{
 		name: 'tuned',
@@ -186,24 +192,55 @@ export interface ScenarioResult {
 	executions: Execution[];
 	requests: ApiRequest[];
 	/** Delivery ids in the workflow's saved static data at the end. */
-	storedIds: number;
+	/** Of the first deliveries, how many the workflow's saved static data holds before the later replays. */
+	savedBeforeLater: number;
+	/** The same at the end. */
+	savedAtEnd: number;
 }
 
-/** Posts one delivery body with the secret to `url` and times the whole answer. */
-export async function post(
+/**
+ * Posts one delivery body with the secret to `url` and times the whole answer. Each POST opens a
+ * connection of its own, as most webhook senders do: a kept-alive connection can be closed by n8n
+ * just as it is reused, which would fail a request n8n never saw. A request that fails anyway is
+ * an answer with status 0 and the error as its body.
+ */
+export function post(
 	url: string,
 	body: string,
 	secret: string,
 ): Promise<{ status: number; body: string; ms: number }> {
 	const started = performance.now();
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret },
-		body,
-		signal: AbortSignal.timeout(2 * MINUTE),
+	const elapsed = () => performance.now() - started;
+	return new Promise((resolve) => {
+		const request = httpRequest(
+			url,
+			{
+				method: 'POST',
+				agent: false,
+				timeout: 2 * MINUTE,
+				headers: {
+					'content-type': 'application/json',
+					'content-length': Buffer.byteLength(body),
+					[SECRET_HEADER]: secret,
+				},
+			},
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () =>
+					resolve({
+						status: response.statusCode ?? 0,
+						body: Buffer.concat(chunks).toString('utf8'),
+						ms: elapsed(),
+					}),
+				);
+				response.on('error', (error) => resolve({ status: 0, body: error.message, ms: elapsed() }));
+			},
+		);
+		request.on('timeout', () => request.destroy(new Error('no answer within 2 minutes')));
+		request.on('error', (error) => resolve({ status: 0, body: error.message, ms: elapsed() }));
+		request.end(body);
 	});
-	const text = await response.text();
-	return { status: response.status, body: text, ms: performance.now() - started };
 }
 
 export const deliveryBody = (deliveryId: string, record: DeliveredRecord) =>
@@ -214,11 +251,33 @@ export const deliveryBody = (deliveryId: string, record: DeliveredRecord) =>
 		data: { id: record.id },
 	});
 
+/** How many of `deliveryIds` the trigger's memory in the workflow's saved static data holds. */
+async function savedDeliveries(
+	context: ScenarioContext,
+	scenario: Scenario,
+	deliveryIds: string[],
+): Promise<number> {
+	const [staticData] = await queryPostgres(
+		context.postgresPort,
+		'n8n',
+		`select coalesce("staticData"::text, '{}') from workflow_entity where id = '${workflowId(scenario)}'`,
+	);
+	const memory = (JSON.parse(staticData ?? '{}') as Record<string, { deliveries?: unknown }>)[
+		`node:${TRIGGER_NODE}`
+	];
+	const saved = new Set(
+		(Array.isArray(memory?.deliveries) ? (memory.deliveries as Array<[string, number]>) : []).map(
+			([id]) => id,
+		),
+	);
+	return deliveryIds.filter((id) => saved.has(id)).length;
+}
+
 async function sendAll(
 	context: ScenarioContext,
 	scenario: Scenario,
 	deliveryIds: string[],
-): Promise<Answer[]> {
+): Promise<{ answers: Answer[]; savedBeforeLater: number }> {
 	const answers: Answer[] = [];
 	const secret = String(WEBHOOK_SECRET_CREDENTIAL.data.secret);
 	const send = async (i: number, kind: Answer['kind'], to: number) => {
@@ -239,6 +298,7 @@ async function sendAll(
 	await waitForExecutions(context, scenario, answers.filter(isAccepted).length);
 	context.log(`  waiting ${context.laterMs / 1000} s, then posting the later replays`);
 	await sleep(context.laterMs);
+	const savedBeforeLater = await savedDeliveries(context, scenario, deliveryIds);
 	await Promise.all(
 		all.map(async (i) => {
 			const to = scenario.replayLaterTo(i);
@@ -246,7 +306,7 @@ async function sendAll(
 		}),
 	);
 	await waitForExecutions(context, scenario, answers.filter(isAccepted).length);
-	return answers;
+	return { answers, savedBeforeLater };
 }
 
 interface StoredExecution {
@@ -327,7 +387,7 @@ export async function runScenario(
 ): Promise<ScenarioResult> {
 	await context.control.clearRequests();
 	const deliveryIds = Array.from({ length: scenario.deliveries }, () => randomUUID());
-	const answers = await sendAll(context, scenario, deliveryIds);
+	const { answers, savedBeforeLater } = await sendAll(context, scenario, deliveryIds);
 	const executions = (await storedExecutions(context, scenario)).map((stored) =>
 		readExecution(stored, context.ranBy.get(String(stored.id))),
 	);
@@ -338,13 +398,6 @@ export async function runScenario(
 			.split(',')
 			.filter(Boolean).length,
 	}));
-	const [staticData] = await queryPostgres(
-		context.postgresPort,
-		'n8n',
-		`select coalesce("staticData"::text, '{}') from workflow_entity where id = '${workflowId(scenario)}'`,
-	);
-	const nodeMemory = (JSON.parse(staticData ?? '{}') as Record<string, { deliveries?: unknown[] }>)[
-		`node:${TRIGGER_NODE}`
-	];
-	return { answers, executions, requests, storedIds: nodeMemory?.deliveries?.length ?? 0 };
+	const savedAtEnd = await savedDeliveries(context, scenario, deliveryIds);
+	return { answers, executions, requests, savedBeforeLater, savedAtEnd };
 }
