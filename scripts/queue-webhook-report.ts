@@ -35,6 +35,19 @@ export interface ApiRequest {
 	ids: number;
 }
 
+/**
+ * The delivery an execution ran for: the trigger's item names it, and a failed re-fetch names it in
+ * its error ("Could not re-fetch … of delivery <id> …"). Undefined for an execution n8n recorded
+ * for a request that failed before the node answered.
+ */
+export function deliveryOf(execution: Execution): string | undefined {
+	return (
+		execution.deliveryId ??
+		/ of delivery ([0-9a-f-]{36})\b/i.exec(execution.error ?? '')?.[1] ??
+		undefined
+	);
+}
+
 export interface ScenarioSummary {
 	firstDeliveries: number;
 	/** First deliveries answered 200 `{"received":true}`. */
@@ -49,8 +62,12 @@ export interface ScenarioSummary {
 	replaysThatRan: number;
 	onWorkers: number;
 	succeeded: number;
-	/** Executions n8n recorded without the trigger's item: the request failed before the node answered. */
+	/** Executions that name no delivery: n8n recorded them for requests that failed around the node. */
 	withoutDelivery: number;
+	/** Delivery ids answered 200 `{"received":true}` at least once that started no execution at all. */
+	acceptedWithoutExecution: number;
+	/** Delivery ids whose executions all failed, yet a later replay was ignored as already received. */
+	failedThenIgnoredLater: number;
 	refetched: number;
 	apiRequests: number;
 	idsPerRequest: number;
@@ -88,9 +105,10 @@ export function executionsPerDelivery(
 	executions: Execution[],
 ): Record<number, number> {
 	const counts = new Map<string, number>(deliveryIds.map((id) => [id, 0]));
-	for (const execution of executions)
-		if (execution.deliveryId !== undefined)
-			counts.set(execution.deliveryId, (counts.get(execution.deliveryId) ?? 0) + 1);
+	for (const execution of executions) {
+		const deliveryId = deliveryOf(execution);
+		if (deliveryId !== undefined) counts.set(deliveryId, (counts.get(deliveryId) ?? 0) + 1);
+	}
 	const histogram: Record<number, number> = {};
 	for (const count of counts.values()) histogram[count] = (histogram[count] ?? 0) + 1;
 	return histogram;
@@ -99,6 +117,24 @@ export function executionsPerDelivery(
 function replays(answers: Answer[], kind: Answer['kind']) {
 	const sent = answers.filter((answer) => answer.kind === kind);
 	return { sent: sent.length, ignored: sent.filter(isIgnoredRepeat).length };
+}
+
+function deliveryOutcomes(deliveryIds: string[], answers: Answer[], executions: Execution[]) {
+	const runs = (id: string) => executions.filter((execution) => deliveryOf(execution) === id);
+	const answered = (id: string) => answers.filter((answer) => answer.deliveryId === id);
+	return {
+		acceptedWithoutExecution: deliveryIds.filter(
+			(id) => answered(id).some(isAccepted) && runs(id).length === 0,
+		).length,
+		failedThenIgnoredLater: deliveryIds.filter((id) => {
+			const ran = runs(id);
+			return (
+				ran.length > 0 &&
+				ran.every((execution) => execution.status !== 'success') &&
+				answered(id).some((answer) => answer.kind === 'replay-later' && isIgnoredRepeat(answer))
+			);
+		}).length,
+	};
 }
 
 export function summarize(
@@ -129,7 +165,8 @@ export function summarize(
 		),
 		onWorkers: executions.filter((execution) => execution.worker !== undefined).length,
 		succeeded: executions.filter((execution) => execution.status === 'success').length,
-		withoutDelivery: executions.filter((execution) => execution.deliveryId === undefined).length,
+		withoutDelivery: executions.filter((execution) => deliveryOf(execution) === undefined).length,
+		...deliveryOutcomes(deliveryIds, answers, executions),
 		refetched: executions.filter(
 			(execution) =>
 				execution.recordId !== undefined && execution.refetchedId === execution.recordId,

@@ -180,13 +180,15 @@ ${scenario.title} (workflow ${scenario.key})
   Executions started                   ${s.executions}; on a worker ${s.onWorkers}; succeeded ${s.succeeded}; without a delivery (failed before the node) ${s.withoutDelivery}
   Executions per delivery id           ${histogramText(s.executionsPerDelivery)} (count×executions)
   Replays that started a 2nd execution ${s.replaysThatRan}
+  Acknowledged, but no execution       ${s.acceptedWithoutExecution} delivery ids
+  Only failed runs, later replay ignored ${s.failedThenIgnoredLater} delivery ids
   Records re-fetched                   ${s.refetched} of ${s.executions}
   API requests                         ${s.apiRequests} (${s.idsPerRequest.toFixed(1)} ids each), 429 answers ${s.throttled}
   Delivery ids in the saved memory     ${saved.beforeLater} of ${s.firstDeliveries} before the later replays, ${saved.atEnd} at the end`);
 }
 
 function tableRow(scenario: Scenario, s: ScenarioSummary, savedBeforeLater: number): string {
-	return `| ${scenario.title} | ${s.acknowledged}/${s.firstDeliveries} | ${ms(s.ackMs.median)} / ${ms(s.ackMs.p99)} / ${ms(s.ackMs.max)} | ${s.executions} (${s.onWorkers} on workers) | ${histogramText(s.executionsPerDelivery)} | ${s.replaysNow.ignored}/${s.replaysNow.sent} | ${savedBeforeLater}/${s.firstDeliveries} | ${s.replaysLater.ignored}/${s.replaysLater.sent} | ${s.replaysThatRan} | ${s.refetched}/${s.executions} | ${s.apiRequests} | ${s.throttled} |`;
+	return `| ${scenario.title} | ${s.acknowledged}/${s.firstDeliveries} | ${ms(s.ackMs.median)} / ${ms(s.ackMs.p99)} / ${ms(s.ackMs.max)} | ${s.executions} (${s.onWorkers} on workers) | ${histogramText(s.executionsPerDelivery)} | ${s.replaysNow.ignored}/${s.replaysNow.sent} | ${savedBeforeLater}/${s.firstDeliveries} | ${s.replaysLater.ignored}/${s.replaysLater.sent} | ${s.replaysThatRan} | ${s.acceptedWithoutExecution} | ${s.failedThenIgnoredLater} | ${s.refetched}/${s.executions} | ${s.apiRequests} | ${s.throttled} |`;
 }
 
 /** What must hold for every scenario, and across processes what must hold for one process. */
@@ -198,8 +200,10 @@ function broken(scenario: Scenario, s: ScenarioSummary): string[] {
 	if (scenario.refetchRecord && s.refetched !== s.executions)
 		problems.push('a record was not re-fetched');
 	if (s.throttled > 0) problems.push('the API answered 429');
-	if (s.executionsPerDelivery[0] !== undefined)
+	if (s.acceptedWithoutExecution > 0)
 		problems.push('an acknowledged delivery started no execution');
+	if (s.failedThenIgnoredLater > 0)
+		problems.push('a delivery whose run failed was remembered: a later replay was ignored');
 	if (scenario.processes === 1 && s.replaysThatRan > 0)
 		problems.push('a replay to the same process started an execution');
 	return problems;
@@ -292,8 +296,8 @@ n8n ${N8N_VERSION} queue mode: 1 main (production webhooks off), 2 workers (conc
 			problems.push(...outcome.problems);
 		}
 		console.log(`
-| Settings | Scenario | Acknowledged | Ack median / p99 / max | Executions | Executions per delivery id | Replays right after ignored | Ids in saved memory before later replays | Replays later ignored | Replays that ran | Records re-fetched | API requests | 429 |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| Settings | Scenario | Acknowledged | Ack median / p99 / max | Executions | Executions per delivery id | Replays right after ignored | Ids in saved memory before later replays | Replays later ignored | Replays that ran | Acknowledged, no execution | Failed, later replay ignored | Records re-fetched | API requests | 429 |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 `);
 		if (settings.missingPackageChecks) {
