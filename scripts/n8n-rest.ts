@@ -106,6 +106,15 @@ export class N8nRestClient {
 		return page.results;
 	}
 
+	/**
+	 * Publishes (activates) a workflow's current version, as the editor's Publish button does; its
+	 * triggers start at once. Faster than `n8n publish:workflow`, which boots n8n for each workflow.
+	 */
+	async publishWorkflow(id: string): Promise<void> {
+		const { versionId } = await this.rest<{ versionId: string }>('GET', `/rest/workflows/${id}`);
+		await this.rest('POST', `/rest/workflows/${id}/activate`, { versionId });
+	}
+
 	/** An execution's run data (n8n stores it "flatted"; see parseFlatted). */
 	async executionData<T>(id: string): Promise<T> {
 		const execution = await this.rest<{ data: string }>('GET', `/rest/executions/${id}`);
