@@ -47,7 +47,7 @@ export interface Variant {
 /**
  * Settings of the two webhook processes. n8n 2.41.1's defaults; expression isolates acquired only
  * when an expression is evaluated (by default every request to a community webhook trigger takes
- * one and the pool holds 1, so a burst builds one per request: the setting docs/notes/queue-webhook.md
+ * one and the pool holds 1, so a burst builds one per request: the setting docs/performance.md
  * recommends); a larger Postgres pool (the default of 2 connections is shared by every request a
  * webhook process serves); and both.
  */

@@ -16,7 +16,7 @@
  * whether the record was re-fetched), the API requests and 429s, and the delivery ids the saved
  * memory holds. Last, it shows what a webhook process and a worker without the package do.
  * Exits 1 when a promise that holds for one webhook process is broken; the losses across two
- * processes are measured, not judged (see docs/notes/queue-webhook.md).
+ * processes are measured, not judged (see docs/performance.md).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

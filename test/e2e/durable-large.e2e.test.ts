@@ -7,7 +7,7 @@
  * polls, n8n restarted in the middle of it, then catch-ups of thousands of
  * changes made while n8n was down and while it polls. Every poll ends within
  * the timeout, none starts a list over, every change is reported once. It
- * prints the figures docs/notes/durable.md quotes. About 20 minutes.
+ * prints the figures docs/polling-trigger.md quotes. About 20 minutes.
  */
 import { waitFor } from '../../scripts/processes';
 import {

@@ -60,8 +60,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /**
  * Dated behind the server's clock by at most this: with the commit lag it stays
- * inside the overlap. An older date is out of any poller's reach (see
- * docs/notes/trigger-clocks.md).
+ * inside the overlap. An older date is out of any poller's reach (see "What it
+ * can miss" in docs/polling-trigger.md).
  */
 const MAX_BEHIND_MS = MINUTE;
 

@@ -132,7 +132,7 @@ export function allOperationsWorkflow() {
 		),
 		// Later nodes read the id from a Set node, not from the Code node: n8n 1.123's default
 		// expression engine (vm) cannot hand a Code node's items to `$('…')` ("could not be
-		// cloned") and the expression comes out empty (docs/notes/compat.md).
+		// cloned") and the expression comes out empty.
 		setNode('Report target', {
 			inspectionId: '={{ $json.inspectionId }}',
 			report: '={{ $json.report }}',
