@@ -77,21 +77,24 @@ export function packageAuthor(): { name?: string; email?: string } {
 }
 
 /** `n8n-node build`: tsc over nodes/ and credentials/, icons copied into dist/. */
-export async function buildPackage(): Promise<void> {
+export async function buildPackage(dir = PACKAGE_DIR): Promise<void> {
 	await run(path.join(PACKAGE_DIR, 'node_modules', '.bin', 'n8n-node'), ['build'], {
-		cwd: PACKAGE_DIR,
+		cwd: dir,
 		env: cleanEnv({ CI: 'true', NO_COLOR: '1' }),
 		timeoutMs: 5 * MINUTE,
 	});
 }
 
-/** `npm pack` into `destination`, or `npm pack --dry-run` when no destination is given. */
-export async function packPackage(destination?: string): Promise<PackResult> {
+/**
+ * `npm pack` into `destination`, or `npm pack --dry-run` when no destination is given; `dir`:
+ * another checkout of the package (the benchmarks compare one).
+ */
+export async function packPackage(destination?: string, dir = PACKAGE_DIR): Promise<PackResult> {
 	const args = destination
 		? ['pack', '--json', '--pack-destination', destination]
 		: ['pack', '--json', '--dry-run'];
 	const { stdout } = await run('npm', args, {
-		cwd: PACKAGE_DIR,
+		cwd: dir,
 		env: cleanEnv(),
 		timeoutMs: 2 * MINUTE,
 	});

@@ -17,16 +17,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { SANDBOX_KEYS, startSandbox } from '../../sandbox/index';
+import { startSandbox } from '../../sandbox/index';
 import { SandboxControl } from '../../sandbox/client';
 import { N8nDatabase } from '../../scripts/n8n-database';
-import { prepareInstance } from '../../scripts/n8n-instance';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
-import { PACKAGE_DIR } from '../../scripts/package-tarball';
+import { buildPackage, packPackage, PACKAGE_DIR } from '../../scripts/package-tarball';
 import { freePort } from '../../scripts/ports';
-import { cleanEnv, run, waitFor } from '../../scripts/processes';
-import { sandboxCredential } from '../../scripts/workflows';
+import { waitFor } from '../../scripts/processes';
 import {
 	type Answer,
 	deliveryBody,
@@ -38,14 +36,12 @@ import {
 } from '../e2e/support/deliveries';
 import {
 	PLAIN_WEBHOOK,
+	prepareWebhookInstance,
 	productionUrl,
 	REFETCHING_WEBHOOK,
 	type WebhookWorkflow,
-	webhookSecretCredential,
-	webhookWorkflow,
 } from '../e2e/workflows/webhooks';
 
-const API_CREDENTIAL = { id: 'IbWebhookApiKey1', name: 'Inspection Business sandbox (bench)' };
 const MINUTE = 60_000;
 /** n8n's expression-engine settings the bench compares. */
 const ENGINES: Record<string, Record<string, string>> = {
@@ -55,22 +51,8 @@ const ENGINES: Record<string, Record<string, string>> = {
 
 /** Builds and packs the package in `dir` (its own node_modules), as `npm pack` would ship it. */
 async function pack(dir: string, into: string) {
-	await run(path.join(PACKAGE_DIR, 'node_modules', '.bin', 'n8n-node'), ['build'], {
-		cwd: dir,
-		env: cleanEnv({ CI: 'true', NO_COLOR: '1' }),
-		timeoutMs: 5 * MINUTE,
-	});
-	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', into], {
-		cwd: dir,
-		env: cleanEnv(),
-		timeoutMs: 2 * MINUTE,
-	});
-	const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{
-		name: string;
-		version: string;
-		filename: string;
-	}>;
-	return { tarball: path.join(into, packed.filename), name: packed.name, version: packed.version };
+	await buildPackage(dir);
+	return packPackage(into, dir);
 }
 
 interface Row {
@@ -101,18 +83,12 @@ async function main(): Promise<void> {
 	const packed = await pack(path.resolve(values['package-dir'] ?? PACKAGE_DIR), workDir);
 	const sandbox = await startSandbox({ port: 0, seed: 'demo', rateLimit: 120 });
 	const control = new SandboxControl(sandbox.baseUrl);
-	const folder = await prepareInstance(runtime, path.join(workDir, 'n8n'), {
-		...packed,
-		credentials: [
-			webhookSecretCredential(),
-			sandboxCredential(sandbox.baseUrl, { ...API_CREDENTIAL, apiKey: SANDBOX_KEYS.acmeOwner }),
-		],
-		workflows: [
-			webhookWorkflow(PLAIN_WEBHOOK),
-			webhookWorkflow(REFETCHING_WEBHOOK, API_CREDENTIAL),
-		],
-		published: [PLAIN_WEBHOOK.id, REFETCHING_WEBHOOK.id],
-	});
+	const folder = await prepareWebhookInstance(
+		runtime,
+		path.join(workDir, 'n8n'),
+		packed,
+		sandbox.baseUrl,
+	);
 	const database = new N8nDatabase(runtime, folder.folder);
 	const rows: Row[] = [];
 	try {

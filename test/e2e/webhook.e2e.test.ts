@@ -18,17 +18,16 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
-import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { SandboxControl } from '../../sandbox/client';
 import { N8nDatabase } from '../../scripts/n8n-database';
-import { type N8nUserFolder, prepareInstance } from '../../scripts/n8n-instance';
+import type { N8nUserFolder } from '../../scripts/n8n-instance';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import type { N8nServer } from '../../scripts/n8n-server';
 import { PACKAGE_NAME } from '../../scripts/package-tarball';
 import { freePort } from '../../scripts/ports';
 import { waitFor } from '../../scripts/processes';
-import { sandboxCredential } from '../../scripts/workflows';
 import {
 	deliveryBody,
 	executionError,
@@ -42,17 +41,12 @@ import {
 import { readState } from './support/state';
 import {
 	PLAIN_WEBHOOK,
+	prepareWebhookInstance,
 	productionUrl,
 	REFETCHING_WEBHOOK,
 	type WebhookWorkflow,
-	webhookSecretCredential,
-	webhookWorkflow,
 } from './workflows/webhooks';
 
-const API_CREDENTIAL = {
-	id: 'IbWebhookApiKey1',
-	name: 'Inspection Business sandbox (webhook e2e)',
-};
 const RECEIVED = JSON.stringify({ received: true });
 const ignoredBody = (id: string) =>
 	JSON.stringify({ received: true, ignored: `delivery ${id} was already received` });
@@ -88,20 +82,12 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, seed: 'demo' });
 	control = new SandboxControl(sandbox.baseUrl);
 	const { version } = (await import('../../package.json')) as { version: string };
-	folder = await prepareInstance(runtime, path.join(state.workDir, 'webhook-n8n'), {
-		tarball: state.tarball,
-		name: PACKAGE_NAME,
-		version,
-		credentials: [
-			webhookSecretCredential(),
-			sandboxCredential(sandbox.baseUrl, { ...API_CREDENTIAL, apiKey: SANDBOX_KEYS.acmeOwner }),
-		],
-		workflows: [
-			webhookWorkflow(PLAIN_WEBHOOK),
-			webhookWorkflow(REFETCHING_WEBHOOK, API_CREDENTIAL),
-		],
-		published: [PLAIN_WEBHOOK.id, REFETCHING_WEBHOOK.id],
-	});
+	folder = await prepareWebhookInstance(
+		runtime,
+		path.join(state.workDir, 'webhook-n8n'),
+		{ tarball: state.tarball, name: PACKAGE_NAME, version },
+		sandbox.baseUrl,
+	);
 	database = new N8nDatabase(runtime, folder.folder);
 	await startN8n();
 	await server.rest.setupOwner(LOCAL_OWNER);

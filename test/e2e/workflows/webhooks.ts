@@ -2,8 +2,18 @@
  * Webhook-trigger workflows (version 2, secret in its credential) for the tests and the benchmark
  * that run an n8n of their own, so they can restart it: one without Re-Fetch Record, one with it.
  */
-import type { N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
+import { SANDBOX_KEYS } from '../../../sandbox/index';
+import type { InstanceContents, N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
+import { prepareInstance } from '../../../scripts/n8n-instance';
+import type { N8nRuntime } from '../../../scripts/n8n-runtime';
+import { sandboxCredential } from '../../../scripts/workflows';
 import { chain, type CredentialRef, NODE_TYPES } from './build';
+
+/** The API credential that the re-fetching workflow uses, on the sandbox's Acme owner key. */
+export const WEBHOOK_API_CREDENTIAL = {
+	id: 'IbWebhookApiKey1',
+	name: 'Inspection Business sandbox (webhook)',
+};
 
 export const WEBHOOK_SECRET = {
 	credential: { id: 'IbWebhookSecret2', name: 'Inspection Business webhook secret' },
@@ -66,3 +76,30 @@ export function webhookWorkflow(
 /** n8n's production URL of a trigger: /webhook/<webhookId>/<path of the node's webhook>. */
 export const productionUrl = (n8nUrl: string, target: WebhookWorkflow) =>
 	`${n8nUrl}/webhook/${target.webhookId}/webhook`;
+
+/**
+ * An n8n user folder with the package, both credentials and both webhook workflows published,
+ * for the tests and the benchmark that start (and restart) an n8n of their own.
+ */
+export function prepareWebhookInstance(
+	runtime: N8nRuntime,
+	folder: string,
+	install: Pick<InstanceContents, 'tarball' | 'name' | 'version'>,
+	sandboxBaseUrl: string,
+) {
+	return prepareInstance(runtime, folder, {
+		...install,
+		credentials: [
+			webhookSecretCredential(),
+			sandboxCredential(sandboxBaseUrl, {
+				...WEBHOOK_API_CREDENTIAL,
+				apiKey: SANDBOX_KEYS.acmeOwner,
+			}),
+		],
+		workflows: [
+			webhookWorkflow(PLAIN_WEBHOOK),
+			webhookWorkflow(REFETCHING_WEBHOOK, WEBHOOK_API_CREDENTIAL),
+		],
+		published: [PLAIN_WEBHOOK.id, REFETCHING_WEBHOOK.id],
+	});
+}
