@@ -35,6 +35,8 @@ import {
 	settledExecutions,
 } from '../e2e/support/deliveries';
 import {
+	N8N_WEBHOOK_FLOOR,
+	n8nWebhookWorkflow,
 	PLAIN_WEBHOOK,
 	prepareWebhookInstance,
 	productionUrl,
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
 		path.join(workDir, 'n8n'),
 		packed,
 		sandbox.baseUrl,
+		[n8nWebhookWorkflow(N8N_WEBHOOK_FLOOR)],
 	);
 	const database = new N8nDatabase(runtime, folder.folder);
 	const rows: Row[] = [];
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
 				if (engine === engines[0]) await server.rest.setupOwner(LOCAL_OWNER);
 				await webhooksRegistered(server.baseUrl);
 				for (const size of sizes) {
-					for (const target of [PLAIN_WEBHOOK, REFETCHING_WEBHOOK]) {
+					for (const target of [N8N_WEBHOOK_FLOOR, PLAIN_WEBHOOK, REFETCHING_WEBHOOK]) {
 						const row = await burst(size, target, { control, database, n8nUrl: server.baseUrl });
 						rows.push({ engine, ...row });
 						process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
@@ -143,6 +146,7 @@ async function burst(
 	{ control, database, n8nUrl }: { control: SandboxControl; database: N8nDatabase; n8nUrl: string },
 ): Promise<Omit<Row, 'engine'>> {
 	const refetch = target === REFETCHING_WEBHOOK;
+	const floor = target === N8N_WEBHOOK_FLOOR;
 	const records = await Promise.all(
 		Array.from({ length: size }, async () =>
 			String(((await control.createInspection({ org: 'acme' })) as { id: string }).id),
@@ -170,11 +174,13 @@ async function burst(
 	for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
 	return {
 		burst: `${size} + 1 repeat`,
-		refetch: refetch ? 'on' : 'off',
+		refetch: floor ? "n8n's Webhook node" : refetch ? 'on' : 'off',
 		ack: `${timing.median} / ${timing.p99} / ${timing.max}`,
 		statuses: [...statuses].map(([status, count]) => `${count}× ${status}`).join(', '),
 		executions: executions.length,
-		perDelivery: `${perDelivery.filter((count) => count === 1).length} once, ${perDelivery.filter((count) => count > 1).length} more than once`,
+		perDelivery: floor
+			? 'not counted (n8n runs every request)'
+			: `${perDelivery.filter((count) => count === 1).length} once, ${perDelivery.filter((count) => count > 1).length} more than once`,
 		requests: `${log.count} (${log.data.filter((entry) => entry.status === 429).length}× 429)`,
 		startToLastExecutionS: Math.round((lastExecutionAt - started) / 100) / 10,
 	};

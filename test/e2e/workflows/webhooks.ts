@@ -48,6 +48,29 @@ export function webhookSecretCredential(): N8nCredential {
 	};
 }
 
+/**
+ * n8n's own Webhook node, answering at once, for the benchmark's floor: what n8n itself costs per
+ * request, with no community node (no expression isolate, no secret, no memory).
+ */
+export const N8N_WEBHOOK_FLOOR: WebhookWorkflow = {
+	id: 'IbWebhookFloor01',
+	node: 'n8n Webhook',
+	webhookId: '5b8d2f4a-7c1e-4d3b-9a6f-2e4c8b0d1f73',
+};
+
+export function n8nWebhookWorkflow(target: WebhookWorkflow): N8nWorkflow {
+	return chain(target.id, "n8n's Webhook node (floor)", [
+		{
+			name: target.node,
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: target.webhookId,
+			// The path makes its production URL the same shape as the trigger's (productionUrl).
+			parameters: { httpMethod: 'POST', path: `${target.webhookId}/webhook`, options: {} },
+		},
+	]);
+}
+
 /** The trigger alone; with `apiCredential`, Re-Fetch Record is on and only inspection events start it. */
 export function webhookWorkflow(
 	target: WebhookWorkflow,
@@ -86,6 +109,7 @@ export function prepareWebhookInstance(
 	folder: string,
 	install: Pick<InstanceContents, 'tarball' | 'name' | 'version'>,
 	sandboxBaseUrl: string,
+	extraWorkflows: N8nWorkflow[] = [],
 ) {
 	return prepareInstance(runtime, folder, {
 		...install,
@@ -99,7 +123,8 @@ export function prepareWebhookInstance(
 		workflows: [
 			webhookWorkflow(PLAIN_WEBHOOK),
 			webhookWorkflow(REFETCHING_WEBHOOK, WEBHOOK_API_CREDENTIAL),
+			...extraWorkflows,
 		],
-		published: [PLAIN_WEBHOOK.id, REFETCHING_WEBHOOK.id],
+		published: [PLAIN_WEBHOOK.id, REFETCHING_WEBHOOK.id, ...extraWorkflows.map((w) => w.id)],
 	});
 }
