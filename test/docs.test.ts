@@ -273,7 +273,9 @@ describe('the signature forms the documents name: hex or base64, optionally sha2
 	});
 
 	it('the README and the webhook page say so', () => {
-		expect(readme).toMatch(/as hex or base64, optionally prefixed `sha256=`/);
+		expect(readme).toMatch(
+			/as hex or base64\s+\(standard or URL-safe\), optionally prefixed `sha256=`/,
+		);
 		expect(read('docs/webhook-trigger.md')).toMatch(
 			/as hex or base64\s+\(standard or URL-safe\), optionally prefixed `sha256=`/,
 		);

@@ -6,9 +6,11 @@
  *
  * - Every delivery is remembered, not only a workflow's first: delivery X once, then Y three
  *   times, starts 2 executions, with Re-Fetch off and on, and again after n8n restarts.
- * - An accepted delivery is answered `{"received":true}` at once, whatever the API's budget: a
- *   burst of 60 with Re-Fetch on is answered within 2 s each, starts one execution per delivery,
- *   and its records are read in a few `ids=` requests. That part runs with n8n's setting
+ * - An accepted delivery is answered `{"received":true}` at once, whatever the API's budget: with
+ *   the key's budget used up, a burst of 60 with Re-Fetch on is answered before any record is
+ *   read, within 2 s each (or, on a machine so busy that n8n's own Webhook node takes longer for
+ *   the same burst, within twice what it takes), starts one execution per delivery, and its
+ *   records are read in a few `ids=` requests. That part runs with n8n's setting
  *   N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: by default n8n 2.x builds a fresh expression isolate
  *   for every webhook request to a community trigger before the trigger runs (about 0.15 s of CPU
  *   each), so a burst's answers wait on n8n's CPU whatever the node does; the replay and restart
@@ -18,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
-import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { SandboxControl } from '../../sandbox/client';
 import { N8nDatabase } from '../../scripts/n8n-database';
 import type { N8nUserFolder } from '../../scripts/n8n-instance';
@@ -40,6 +42,8 @@ import {
 } from './support/deliveries';
 import { readState } from './support/state';
 import {
+	N8N_WEBHOOK_FLOOR,
+	n8nWebhookWorkflow,
 	PLAIN_WEBHOOK,
 	prepareWebhookInstance,
 	productionUrl,
@@ -87,6 +91,7 @@ beforeAll(async () => {
 		path.join(state.workDir, 'webhook-n8n'),
 		{ tarball: state.tarball, name: PACKAGE_NAME, version },
 		sandbox.baseUrl,
+		[n8nWebhookWorkflow(N8N_WEBHOOK_FLOOR)],
 	);
 	database = new N8nDatabase(runtime, folder.folder);
 	await startN8n();
@@ -170,27 +175,37 @@ describe('a burst with Re-Fetch Record on, the API at 120 requests a minute', ()
 		await startN8n({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
 	});
 
-	it('answers 60 deliveries within 2 s each, starts one execution per delivery, and reads the records in a few requests', async () => {
+	it('answers 60 deliveries at once while the key has no budget left, starts one execution per delivery, and reads the records in a few requests', async () => {
 		const records = await Promise.all(Array.from({ length: 60 }, newInspection));
 		const deliveries = records.map((record) => ({ id: randomUUID(), record }));
 		const before = (await database.executions(REFETCHING_WEBHOOK.id)).length;
+		const floor = await n8nWebhookFloor(deliveries.length + 1);
+		await useUpTheBudget();
 		await control.clearRequests();
 		// One delivery is sent twice within the burst, as a sender retrying early would.
 		const bodies = deliveries.map(({ id, record }) => deliveryBody(id, record));
 		bodies.push(bodies[7]);
 		const answers = await postAtOnce(productionUrl(server.baseUrl, REFETCHING_WEBHOOK), bodies);
+		const readBeforeAnswers = (await control.requests({ pathPrefix: '/v1/' })).data.filter(
+			(entry) => entry.status === 200,
+		);
 
 		const timing = latency(answers);
-		process.stderr.write(`webhook burst of ${answers.length}: ${JSON.stringify(timing)} ms\n`);
+		const bound = Math.max(2000, 2 * floor.max);
+		process.stderr.write(
+			`webhook burst of ${answers.length}: ${JSON.stringify(timing)} ms; n8n's Webhook node: ${JSON.stringify(floor)} ms; bound ${bound} ms\n`,
+		);
 		expect(answers.every((answer) => answer.status === 200)).toBe(true);
 		expect(answers.filter((answer) => answer.body === RECEIVED)).toHaveLength(60);
 		expect(answers.filter((answer) => answer.body === ignoredBody(deliveries[7].id))).toHaveLength(
 			1,
 		);
-		expect(timing.max).toBeLessThanOrEqual(2000);
+		// Answered without waiting for the API: no record had been read when the last answer came.
+		expect(readBeforeAnswers).toEqual([]);
+		expect(timing.max).toBeLessThanOrEqual(bound);
 
 		const executions = (
-			await settledExecutions(database, REFETCHING_WEBHOOK.id, before + 60)
+			await settledExecutions(database, REFETCHING_WEBHOOK.id, before + 60, 5 * 60_000)
 		).slice(before);
 		const perDelivery = executionsPerDelivery(executions, REFETCHING_WEBHOOK.node);
 		expect([...perDelivery.keys()].sort()).toEqual(deliveries.map(({ id }) => id).sort());
@@ -199,10 +214,43 @@ describe('a burst with Re-Fetch Record on, the API at 120 requests a minute', ()
 			const item = triggerItem(execution, REFETCHING_WEBHOOK.node);
 			expect((item?.record as { id?: string } | null)?.id).toBe(item?.id);
 		}
-		const reads = await control.requests({ pathPrefix: '/v1/' });
-		expect(reads.count).toBeLessThanOrEqual(3);
+		const reads = (await control.requests({ pathPrefix: '/v1/' })).data.filter(
+			(entry) => entry.status === 200,
+		);
+		expect(reads.length).toBeGreaterThan(0);
+		expect(reads.length).toBeLessThanOrEqual(3);
 	});
 });
+
+/**
+ * The same burst to n8n's own Webhook node (answering at once, no community node): what n8n
+ * itself takes per request on this machine right now.
+ */
+async function n8nWebhookFloor(size: number) {
+	const url = productionUrl(server.baseUrl, N8N_WEBHOOK_FLOOR);
+	await waitFor(
+		`n8n to register ${url}`,
+		async () => (await post(url, '{}')).status === 200 || undefined,
+		{
+			timeoutMs: 60_000,
+			intervalMs: 500,
+		},
+	);
+	const bodies = Array.from({ length: size }, () => deliveryBody(randomUUID(), randomUUID()));
+	return latency(await postAtOnce(url, bodies));
+}
+
+/** Spends the key owner's 120 requests of the sandbox's sliding minute, so a re-fetch must wait. */
+async function useUpTheBudget(): Promise<void> {
+	for (let spent = 0; spent < 200; spent++) {
+		const answer = await fetch(`${sandbox.baseUrl}/v1/tags?limit=1`, {
+			headers: { Authorization: `Bearer ${SANDBOX_KEYS.acmeOwner}` },
+		});
+		await answer.arrayBuffer();
+		if (answer.status === 429) return;
+	}
+	throw new Error('The sandbox never answered 429: is its rate limit on?');
+}
 
 describe('answers for deliveries that start nothing, and a failed re-fetch', () => {
 	it('a wrong secret gets 401 and an unselected event is acknowledged, as before', async () => {
