@@ -10,18 +10,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { KEEPS_EVERY_RECORD, type Resource, watchedResources } from './events';
+import { Budget } from './budget';
+import { Fingerprints } from './fingerprints';
 import {
 	DEFAULT_CAP,
 	decodeState,
 	encodeState,
 	enforceCap,
-	Fingerprints,
 	pruneBefore,
 	type ResourceState,
 	type StoredState,
 } from './state';
 import type { ListSource, PollOptions, TriggerItem } from './types';
-import { Budget, keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
+import { keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
 
 export type { ListPage, ListRequest, ListSource, PollOptions, TriggerItem } from './types';
 
@@ -35,7 +36,7 @@ interface PollResult {
 const PLANS: Record<Resource, WalkPlan> = {
 	contacts: { ascending: true, sort: 'updated_at' },
 	inspections: { ascending: true, sort: 'updated_at' },
-	events: { ascending: false, byId: true },
+	events: { ascending: false, inIdOrder: true },
 	attachments: { ascending: false },
 };
 
@@ -47,22 +48,22 @@ const PLANS: Record<Resource, WalkPlan> = {
  */
 async function walk(ctx: WalkContext): Promise<boolean> {
 	const { state, resource } = ctx;
-	if (state.mode === 'baseline' && !KEEPS_EVERY_RECORD.has(resource)) {
-		return await walkList(ctx, { ascending: false, probe: true });
+	if (state.phase === 'baseline' && !KEEPS_EVERY_RECORD.has(resource)) {
+		return await walkList(ctx, { ascending: false, firstWindowOnly: true });
 	}
 	const plan = PLANS[resource];
-	const leftover = state.walk;
+	const leftover = state.unfinishedWalk;
 	const done = await walkList(ctx, plan);
-	if (!done || leftover?.anchor == null) return done;
+	if (!done || leftover?.firstCutAt == null) return done;
 	return await walkList(ctx, plan, {
-		since: leftover.anchor - ctx.overlapMs,
-		floor: leftover.floor,
+		updatedSince: leftover.firstCutAt - ctx.overlapMs,
+		windowStart: leftover.windowStart,
 	});
 }
 
 /** The watched resources in this poll's order, starting with the one the last poll named. */
-function turnOrder(resources: Resource[], first: Resource | undefined): Resource[] {
-	const at = first === undefined ? -1 : resources.indexOf(first);
+function turnOrder(resources: Resource[], goesFirst: Resource | undefined): Resource[] {
+	const at = goesFirst === undefined ? -1 : resources.indexOf(goesFirst);
 	return at <= 0 ? resources : [...resources.slice(at), ...resources.slice(0, at)];
 }
 
@@ -71,9 +72,9 @@ export async function runPoll(
 	source: ListSource,
 	options: PollOptions,
 ): Promise<PollResult> {
-	const { resources: states, first } = decodeState(stored);
+	const { resources: states, goesFirst } = decodeState(stored);
 	const firstPoll = Object.keys(states).length === 0;
-	const order = turnOrder(watchedResources(options.events), first);
+	const order = turnOrder(watchedResources(options.events), goesFirst);
 	const selected = new Set(options.events);
 	const budget = new Budget(options);
 	const items: TriggerItem[] = [];
@@ -83,9 +84,9 @@ export async function runPoll(
 
 	for (const [index, resource] of order.entries()) {
 		const initial: ResourceState = {
-			mode: firstPoll && options.emitExisting ? 'existing' : 'baseline',
-			position: null,
-			seen: new Fingerprints(resource),
+			phase: firstPoll && options.emitExisting ? 'existing' : 'baseline',
+			highWaterMark: null,
+			fingerprints: new Fingerprints(resource),
 		};
 		const state = (states[resource] ??= initial);
 		const requestsBefore = budget.requests;
@@ -104,11 +105,15 @@ export async function runPoll(
 		else if (!done) unfinished ??= resource;
 
 		const oldest = keepFrom(state, options.overlapMs);
-		if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.seen, oldest);
-		enforceCap(state.seen, options.cap ?? DEFAULT_CAP, oldest);
+		if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.fingerprints, oldest);
+		enforceCap(state.fingerprints, options.cap ?? DEFAULT_CAP, oldest);
 	}
-	const next = unreached ?? unfinished;
+	const goesFirstNext = unreached ?? unfinished;
 	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
 	const watched = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
-	return { items, state: encodeState(watched, next), complete: next === undefined };
+	return {
+		items,
+		state: encodeState({ resources: watched, goesFirst: goesFirstNext }),
+		complete: goesFirstNext === undefined,
+	};
 }
