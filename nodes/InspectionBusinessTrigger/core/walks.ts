@@ -18,22 +18,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../shared/endpoints';
 import type { Budget } from './budget';
-import {
-	changeTime,
-	deriveEvents,
-	EXISTING_EVENTS,
-	fingerprintOf,
-	type PollEvent,
-	primaryEvent,
-	publicFingerprint,
-	recordKey,
-	type Resource,
-	sameVersion,
-} from './events';
-import { packKey } from './fingerprints';
+import { changeTime, type PollEvent, type Resource } from './events';
 import { CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './server-clock';
 import type { ResourceState, UnfinishedWalk } from './state';
 import type { ListPage, ListSource, TriggerItem } from './types';
+import { itemForVersion } from './versions';
 
 export interface WalkContext {
 	resource: Resource;
@@ -70,39 +59,6 @@ export interface WalkPlan {
 export interface WindowStart {
 	updatedSince: number | null;
 	windowStart: number | null;
-}
-
-/** Remembers one listed version; returns the item it means, or null (seen before, baseline, or not selected). */
-function itemForVersion(
-	ctx: WalkContext,
-	record: IDataObject,
-	windowStart: number | null,
-): TriggerItem | null {
-	const { resource, state } = ctx;
-	const key = recordKey(resource, record);
-	if (key === null) return null;
-	const packed = packKey(key);
-	const current = fingerprintOf(resource, record);
-	const previous = state.fingerprints.get(packed) ?? null;
-	if (previous !== null && sameVersion(previous, current)) return null;
-	state.fingerprints.set(packed, current);
-	if (state.phase === 'baseline') return null;
-	// Reported once as existing; a later version of it during the same initial walk is a change like any other.
-	if (state.phase === 'existing' && previous === null) {
-		const event = EXISTING_EVENTS[resource];
-		return { event, events: [event], record, previous: null, changes: null };
-	}
-	const derived = deriveEvents(resource, previous, record, current, windowStart);
-	const events = derived.events.filter((e) => ctx.selected.has(e));
-	if (events.length === 0) return null;
-	const prior = previous === null ? null : publicFingerprint(resource, previous);
-	return {
-		event: primaryEvent(events),
-		events,
-		record,
-		previous: prior,
-		changes: derived.changes,
-	};
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
