@@ -67,6 +67,13 @@ function turnOrder(resources: Resource[], goesFirst: Resource | undefined): Reso
 	return at <= 0 ? resources : [...resources.slice(at), ...resources.slice(0, at)];
 }
 
+/** Drops the versions the next window no longer needs, and holds the rest to the cap. */
+function boundFingerprints(resource: Resource, state: ResourceState, options: PollOptions): void {
+	const oldest = keepFrom(state, options.overlapMs);
+	if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.fingerprints, oldest);
+	enforceCap(state.fingerprints, options.cap ?? DEFAULT_CAP, oldest);
+}
+
 export async function runPoll(
 	stored: IDataObject,
 	source: ListSource,
@@ -83,12 +90,11 @@ export async function runPoll(
 	let unfinished: Resource | undefined;
 
 	for (const [index, resource] of order.entries()) {
-		const initial: ResourceState = {
+		const state = (states[resource] ??= {
 			phase: firstPoll && options.emitExisting ? 'existing' : 'baseline',
 			highWaterMark: null,
 			fingerprints: new Fingerprints(resource),
-		};
-		const state = (states[resource] ??= initial);
+		});
 		const requestsBefore = budget.requests;
 		const done = await walk({
 			resource,
@@ -104,9 +110,7 @@ export async function runPoll(
 		if (!done && budget.requests === requestsBefore) unreached ??= resource;
 		else if (!done) unfinished ??= resource;
 
-		const oldest = keepFrom(state, options.overlapMs);
-		if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.fingerprints, oldest);
-		enforceCap(state.fingerprints, options.cap ?? DEFAULT_CAP, oldest);
+		boundFingerprints(resource, state, options);
 	}
 	const goesFirstNext = unreached ?? unfinished;
 	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
