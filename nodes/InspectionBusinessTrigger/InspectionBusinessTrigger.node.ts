@@ -24,6 +24,13 @@ const MINUTE = 60_000;
  */
 const MAX_BUDGET_MS = 45_000;
 
+/** The time this poll may spend. Older n8n versions have no poll budget; they abandon no poll either. */
+function pollBudgetMs(context: IPollFunctions): number {
+	return typeof context.getPollBudgetMs === 'function'
+		? Math.min(context.getPollBudgetMs(), MAX_BUDGET_MS)
+		: MAX_BUDGET_MS;
+}
+
 export class InspectionBusinessTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Inspection Business Trigger',
@@ -153,11 +160,7 @@ export class InspectionBusinessTrigger implements INodeType {
 		}
 
 		const staticData = this.getWorkflowStaticData('node');
-		// Older n8n versions have no poll budget; they abandon no poll either.
-		const budgetMs =
-			typeof this.getPollBudgetMs === 'function'
-				? Math.min(this.getPollBudgetMs(), MAX_BUDGET_MS)
-				: MAX_BUDGET_MS;
+		const budgetMs = pollBudgetMs(this);
 		const pollOf = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
 		// A digest of the state this poll starts from, by the hash record versions use.
 		const startState = contentHashOf(staticData);

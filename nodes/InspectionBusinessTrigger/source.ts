@@ -87,7 +87,8 @@ export function apiSource(context: IPollFunctions, budgetMs?: number): ListSourc
 
 /**
  * The test run's look at the account: the newest page of each watched
- * resource. Inspection events cannot be sorted (A9): one full page stands in.
+ * resource. The event list takes no sort (eventsPath), so one full page of it
+ * stands in.
  */
 export async function newestRecords(
 	source: ListSource,

@@ -1,14 +1,23 @@
 /**
- * An in-memory stand-in for the three lists the polling trigger reads, with the
- * spec's list semantics and a server clock, for the property test (no HTTP):
- * - updated_since is inclusive on updated_at (A11);
+ * Why not the sandbox: the polling trigger's property and clock tests need
+ * what the sandbox cannot do, namely changes that become visible minutes after
+ * their updated_at (commit lag), a record's updated_at going back (the sandbox
+ * keeps it growing per record), an error or a change landing exactly after the
+ * n-th request of a poll, and thousands of polls at in-memory speed; what the
+ * sandbox can do is tested against it (poll.sandbox.test.ts,
+ * poll.clocks.sandbox.test.ts).
+ *
+ * An in-memory stand-in for the lists the polling trigger reads, with the
+ * spec's list semantics and a server clock (no HTTP):
+ * - updated_since is inclusive on updated_at (updatedSinceInclusive);
  * - contacts and inspections sort by updated_at (or -updated_at), ties by id
- *   (A12); the account-wide attachment list is newest change first, then
- *   inspection_id and id (D4), and leaves out attachments of deleted inspections;
+ *   (cursorBoundToSort); the account-wide attachment list is newest change
+ *   first, then inspection_id and id (orderOfUnsortedLists), and leaves out
+ *   attachments of deleted inspections;
  * - inspections hide canceled and deleted ones unless include_canceled /
  *   include_deleted;
- * - keyset cursors bound to sort and filters (D2); pages may be shorter than
- *   `limit` while more follow (rule 3).
+ * - keyset cursors bound to sort and filters (cursorBoundToFilters); pages may
+ *   be shorter than `limit` while more follow.
  * A change gets updated_at from the server clock but becomes visible only at
  * its commit time, up to `maxLagMs` later (what the spec's "start a few minutes
  * early" guards against). Clocks: commits follow real time (`realNow`, never

@@ -190,8 +190,8 @@ function modesAtStart(stored: IDataObject, emitExisting: boolean): Set<Resource>
 	const first = Object.keys(states).length === 0;
 	const baseline = new Set<Resource>();
 	for (const resource of RESOURCES) {
-		const mode = states[resource]?.mode ?? (first && emitExisting ? 'existing' : 'baseline');
-		if (mode === 'baseline') baseline.add(resource);
+		const phase = states[resource]?.phase ?? (first && emitExisting ? 'existing' : 'baseline');
+		if (phase === 'baseline') baseline.add(resource);
 	}
 	return baseline;
 }

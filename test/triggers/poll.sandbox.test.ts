@@ -73,7 +73,7 @@ test('the first poll takes a baseline and emits nothing; an idle poll costs one 
 		include_deleted: 'true',
 		include_canceled: 'true',
 	});
-	// The event list takes no sort (A9); the newest-first attachment list needs none.
+	// The event list takes no sort (eventsPath); the newest-first attachment list needs none.
 	expect(requests[2].query.sort).toBeUndefined();
 	expect(requests[3].query.sort).toBeUndefined();
 });

@@ -120,13 +120,13 @@ async function measure(resource: 'inspections' | 'contacts', records: IDataObjec
 	// A baseline walks the whole list: every record keeps its fingerprint.
 	expect(account.requests).toBe(Math.ceil(records.length / 200));
 	const { resources } = decodeState(result.state);
-	expect(resources[resource]?.seen.size).toBe(records.length);
+	expect(resources[resource]?.fingerprints.size).toBe(records.length);
 	process.stdout.write(
 		`trigger state for ${records.length} ${resource}: ${bytes} bytes (${(bytes / records.length).toFixed(1)} per record), baseline poll ${pollMs.toFixed(0)} ms\n`,
 	);
 
 	// Lossless: decoding and encoding again gives the same stored state, and an idle poll keeps it.
-	expect(encodeState(resources, undefined)).toEqual(result.state);
+	expect(encodeState({ resources })).toEqual(result.state);
 	account.requests = 0;
 	const idleStarted = performance.now();
 	const idle = await runPoll(JSON.parse(JSON.stringify(result.state)) as IDataObject, account, {
@@ -161,8 +161,8 @@ test('the state of a 50,000-contact account stays within 80 bytes per contact', 
 			})
 		).state,
 	);
-	const last = resources.contacts?.seen.get(
-		[...(resources.contacts?.seen.times() ?? [])].at(-1)![0],
+	const last = resources.contacts?.fingerprints.get(
+		[...(resources.contacts?.fingerprints.times() ?? [])].at(-1)![0],
 	);
 	expect(last?.values).toEqual({
 		email: String(all.at(-1)!.email),
@@ -176,7 +176,7 @@ test('past the cap the least recently updated fingerprints are evicted first', a
 	const all = inspections(DEFAULT_CAP + 10);
 	const account = new ListedAccount({ inspections: all, contacts: [], attachments: [] });
 	const result = await runPoll({}, account, { ...options, events: ['inspection.confirmed'] });
-	const seen = decodeState(result.state).resources.inspections?.seen;
+	const seen = decodeState(result.state).resources.inspections?.fingerprints;
 	expect(seen?.size).toBe(DEFAULT_CAP);
 	const oldest = Math.min(...[...(seen?.times() ?? [])].map(([, updatedAt]) => updatedAt));
 	expect(oldest).toBe(Date.parse(String(all[10].updated_at)));
@@ -190,7 +190,7 @@ test('a small cap holds too, and what is evicted is only older than the window',
 		events: ['inspection.confirmed'],
 		cap: 20,
 	});
-	const seen = decodeState(result.state).resources.inspections?.seen;
+	const seen = decodeState(result.state).resources.inspections?.fingerprints;
 	expect(seen?.size).toBe(20);
 	const kept = [...(seen?.times() ?? [])].map(([, updatedAt]) => updatedAt).sort((a, b) => a - b);
 	expect(kept[0]).toBe(Date.parse(String(all[30].updated_at)));

@@ -12,11 +12,8 @@ import {
 	fingerprintOf,
 	type Resource,
 } from '../../nodes/InspectionBusinessTrigger/core/events';
-import {
-	decodeState,
-	encodeState,
-	Fingerprints,
-} from '../../nodes/InspectionBusinessTrigger/core/state';
+import { Fingerprints } from '../../nodes/InspectionBusinessTrigger/core/fingerprints';
+import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
 import { changesBetween, watchedValues } from '../../nodes/InspectionBusinessTrigger/core/watch';
 import { uuid } from './fake-api';
 
@@ -28,9 +25,13 @@ function roundTrip(resource: Resource, record: IDataObject) {
 	const seen = new Fingerprints(resource);
 	seen.set('k', fingerprintOf(resource, record));
 	const stored = JSON.parse(
-		JSON.stringify(encodeState({ [resource]: { mode: 'live', position: T0, seen } })),
+		JSON.stringify(
+			encodeState({
+				resources: { [resource]: { phase: 'live', highWaterMark: T0, fingerprints: seen } },
+			}),
+		),
 	) as IDataObject;
-	return decodeState(stored).resources[resource]!.seen.get('k')!;
+	return decodeState(stored).resources[resource]!.fingerprints.get('k')!;
 }
 
 test('watched values of every kind survive the stored form, awkward characters included', () => {
@@ -88,7 +89,7 @@ test('a state written before the trigger watched these fields still decodes, and
 		contacts: { mode: 'live', position: T0, seen: `c=${T0.toString(36)}.def` },
 	};
 	const { resources } = decodeState(stored);
-	const before = resources.inspections!.seen.get('k')!;
+	const before = resources.inspections!.fingerprints.get('k')!;
 	expect(before.values).toEqual({
 		status: 'draft',
 		'reports.status': 'pending',
@@ -123,7 +124,7 @@ test('a state written before the trigger watched these fields still decodes, and
 		created_at: iso(T0 - 86_400_000),
 		updated_at: iso(T0 + 1000),
 	};
-	const contactBefore = resources.contacts!.seen.get('c')!;
+	const contactBefore = resources.contacts!.fingerprints.get('c')!;
 	expect(contactBefore.values).toBeUndefined();
 	const contactDerived = deriveEvents(
 		'contacts',

@@ -170,42 +170,50 @@ export interface Derived {
 	changes: IDataObject | null;
 }
 
-/**
- * `from` is the window start (null: everything is new). A record first seen
- * with created_at inside the window was created; the status events of a record
- * seen for the first time can only be told from its own timestamps.
- */
-export function deriveEvents(
-	resource: Resource,
-	previous: Fingerprint | null,
-	record: IDataObject,
-	current: Fingerprint,
-	from: number | null,
-): Derived {
-	const created = previous === null && atOrAfter(parseTime(record.created_at), from);
-	const now = current.values ?? {};
-	if (resource === 'attachments') {
-		const addedAt = parseTime(record.created_at);
-		const added = previous === null && (addedAt === null || atOrAfter(addedAt, from));
-		return { events: added ? ['attachment.added'] : [], changes: null };
-	}
-	if (resource === 'events') {
-		// An appointment may have no created_at: first seen, it is new.
-		const isNew = previous === null && (record.created_at == null || created);
-		return {
-			events: [isNew ? 'inspection_event.created' : 'inspection_event.updated'],
-			changes: changesBetween(resource, isNew ? 'new' : previous?.values, now),
-		};
-	}
-	const changes = changesBetween(resource, created ? 'new' : previous?.values, now);
-	if (resource === 'contacts') {
-		const events: PollEvent[] = [created ? 'contact.created' : 'contact.updated'];
-		const tags = changes?.tags as IDataObject | undefined;
-		if ((tags?.added as unknown[] | undefined)?.length) events.push('contact.tag_added');
-		if ((tags?.removed as unknown[] | undefined)?.length) events.push('contact.tag_removed');
-		return { events, changes };
-	}
+/** One new record version and what it is compared with. */
+interface VersionChange {
+	previous: Fingerprint | null;
+	record: IDataObject;
+	/** The new version's watched values. */
+	now: WatchedValues;
+	/** The window start (null: everything is new). */
+	from: number | null;
+	/** First seen, with created_at inside the window. */
+	created: boolean;
+}
 
+function attachmentEvents({ previous, record, from }: VersionChange): Derived {
+	const addedAt = parseTime(record.created_at);
+	const added = previous === null && (addedAt === null || atOrAfter(addedAt, from));
+	return { events: added ? ['attachment.added'] : [], changes: null };
+}
+
+function inspectionEventEvents({ previous, record, now, created }: VersionChange): Derived {
+	// An appointment may have no created_at: first seen, it is new.
+	const isNew = previous === null && (record.created_at == null || created);
+	return {
+		events: [isNew ? 'inspection_event.created' : 'inspection_event.updated'],
+		changes: changesBetween('events', isNew ? 'new' : previous?.values, now),
+	};
+}
+
+function contactEvents({ previous, now, created }: VersionChange): Derived {
+	const changes = changesBetween('contacts', created ? 'new' : previous?.values, now);
+	const events: PollEvent[] = [created ? 'contact.created' : 'contact.updated'];
+	const tags = changes?.tags as IDataObject | undefined;
+	if ((tags?.added as unknown[] | undefined)?.length) events.push('contact.tag_added');
+	if ((tags?.removed as unknown[] | undefined)?.length) events.push('contact.tag_removed');
+	return { events, changes };
+}
+
+/**
+ * The status events of an inspection: each when the status became so since
+ * the last version seen. A record seen for the first time can only be judged
+ * by its own timestamps: created inside the window, or canceled or deleted
+ * inside it.
+ */
+function inspectionEvents({ previous, record, now, from, created }: VersionChange): Derived {
+	const changes = changesBetween('inspections', created ? 'new' : previous?.values, now);
 	const before = previous?.values;
 	const events: PollEvent[] = [created ? 'inspection.created' : 'inspection.updated'];
 	const became = (is: boolean, was: boolean | undefined, unseenEvidence: boolean) =>
@@ -246,6 +254,29 @@ export function deriveEvents(
 		events.push('inspection.deleted');
 	}
 	return { events, changes };
+}
+
+const EVENTS_OF: Record<Resource, (change: VersionChange) => Derived> = {
+	attachments: attachmentEvents,
+	events: inspectionEventEvents,
+	contacts: contactEvents,
+	inspections: inspectionEvents,
+};
+
+/**
+ * `from` is the window start (null: everything is new). A record first seen
+ * with created_at inside the window was created; the status events of a record
+ * seen for the first time can only be told from its own timestamps.
+ */
+export function deriveEvents(
+	resource: Resource,
+	previous: Fingerprint | null,
+	record: IDataObject,
+	current: Fingerprint,
+	from: number | null,
+): Derived {
+	const created = previous === null && atOrAfter(parseTime(record.created_at), from);
+	return EVENTS_OF[resource]({ previous, record, now: current.values ?? {}, from, created });
 }
 
 /** The item's headline event: the most specific of the selected ones. */

@@ -10,18 +10,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { KEEPS_EVERY_RECORD, type Resource, watchedResources } from './events';
+import { Budget } from './budget';
+import { Fingerprints } from './fingerprints';
 import {
 	DEFAULT_CAP,
 	decodeState,
 	encodeState,
 	enforceCap,
-	Fingerprints,
 	pruneBefore,
 	type ResourceState,
 	type StoredState,
 } from './state';
 import type { ListSource, PollOptions, TriggerItem } from './types';
-import { Budget, keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
+import { keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
 
 export type { ListPage, ListRequest, ListSource, PollOptions, TriggerItem } from './types';
 
@@ -35,7 +36,7 @@ interface PollResult {
 const PLANS: Record<Resource, WalkPlan> = {
 	contacts: { ascending: true, sort: 'updated_at' },
 	inspections: { ascending: true, sort: 'updated_at' },
-	events: { ascending: false, byId: true },
+	events: { ascending: false, inIdOrder: true },
 	attachments: { ascending: false },
 };
 
@@ -47,23 +48,30 @@ const PLANS: Record<Resource, WalkPlan> = {
  */
 async function walk(ctx: WalkContext): Promise<boolean> {
 	const { state, resource } = ctx;
-	if (state.mode === 'baseline' && !KEEPS_EVERY_RECORD.has(resource)) {
-		return await walkList(ctx, { ascending: false, probe: true });
+	if (state.phase === 'baseline' && !KEEPS_EVERY_RECORD.has(resource)) {
+		return await walkList(ctx, { ascending: false, firstWindowOnly: true });
 	}
 	const plan = PLANS[resource];
-	const leftover = state.walk;
+	const leftover = state.unfinishedWalk;
 	const done = await walkList(ctx, plan);
-	if (!done || leftover?.anchor == null) return done;
+	if (!done || leftover?.firstCutAt == null) return done;
 	return await walkList(ctx, plan, {
-		since: leftover.anchor - ctx.overlapMs,
-		floor: leftover.floor,
+		updatedSince: leftover.firstCutAt - ctx.overlapMs,
+		windowStart: leftover.windowStart,
 	});
 }
 
 /** The watched resources in this poll's order, starting with the one the last poll named. */
-function turnOrder(resources: Resource[], first: Resource | undefined): Resource[] {
-	const at = first === undefined ? -1 : resources.indexOf(first);
+function turnOrder(resources: Resource[], goesFirst: Resource | undefined): Resource[] {
+	const at = goesFirst === undefined ? -1 : resources.indexOf(goesFirst);
 	return at <= 0 ? resources : [...resources.slice(at), ...resources.slice(0, at)];
+}
+
+/** Drops the versions the next window no longer needs, and holds the rest to the cap. */
+function boundFingerprints(resource: Resource, state: ResourceState, options: PollOptions): void {
+	const oldest = keepFrom(state, options.overlapMs);
+	if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.fingerprints, oldest);
+	enforceCap(state.fingerprints, options.cap ?? DEFAULT_CAP, oldest);
 }
 
 export async function runPoll(
@@ -71,9 +79,9 @@ export async function runPoll(
 	source: ListSource,
 	options: PollOptions,
 ): Promise<PollResult> {
-	const { resources: states, first } = decodeState(stored);
+	const { resources: states, goesFirst } = decodeState(stored);
 	const firstPoll = Object.keys(states).length === 0;
-	const order = turnOrder(watchedResources(options.events), first);
+	const order = turnOrder(watchedResources(options.events), goesFirst);
 	const selected = new Set(options.events);
 	const budget = new Budget(options);
 	const items: TriggerItem[] = [];
@@ -82,12 +90,11 @@ export async function runPoll(
 	let unfinished: Resource | undefined;
 
 	for (const [index, resource] of order.entries()) {
-		const initial: ResourceState = {
-			mode: firstPoll && options.emitExisting ? 'existing' : 'baseline',
-			position: null,
-			seen: new Fingerprints(resource),
-		};
-		const state = (states[resource] ??= initial);
+		const state = (states[resource] ??= {
+			phase: firstPoll && options.emitExisting ? 'existing' : 'baseline',
+			highWaterMark: null,
+			fingerprints: new Fingerprints(resource),
+		});
 		const requestsBefore = budget.requests;
 		const done = await walk({
 			resource,
@@ -103,12 +110,14 @@ export async function runPoll(
 		if (!done && budget.requests === requestsBefore) unreached ??= resource;
 		else if (!done) unfinished ??= resource;
 
-		const oldest = keepFrom(state, options.overlapMs);
-		if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.seen, oldest);
-		enforceCap(state.seen, options.cap ?? DEFAULT_CAP, oldest);
+		boundFingerprints(resource, state, options);
 	}
-	const next = unreached ?? unfinished;
+	const goesFirstNext = unreached ?? unfinished;
 	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
 	const watched = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
-	return { items, state: encodeState(watched, next), complete: next === undefined };
+	return {
+		items,
+		state: encodeState({ resources: watched, goesFirst: goesFirstNext }),
+		complete: goesFirstNext === undefined,
+	};
 }

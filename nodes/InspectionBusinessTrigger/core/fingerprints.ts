@@ -1,0 +1,136 @@
+/**
+ * One resource's fingerprints in the compact form the state stores: one string
+ * ("key=fields key=fields ...") instead of an object keeps 100k fingerprints
+ * cheap to store, to copy and to compare, since n8n snapshots and diffs the
+ * static data around every poll. The strings the watched values share (tags,
+ * roles, agency and inspector ids) go into one dictionary, rebuilt when mostly
+ * unused.
+ */
+import { isUuid } from '../../shared/rules/formats';
+import type { Fingerprint, Resource } from './events';
+import { type Dictionary, packValues, refsIn, unpackValues } from './watch';
+
+/** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
+function packId(id: string): string {
+	return isUuid(id)
+		? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')
+		: `~${encodeURIComponent(id)}`;
+}
+
+/** Keys are only ever compared, never unpacked. Attachment keys are `inspection/id`. */
+export function packKey(key: string): string {
+	const slash = key.indexOf('/');
+	return slash === -1
+		? packId(key)
+		: `${packId(key.slice(0, slash))}/${packId(key.slice(slash + 1))}`;
+}
+
+/** A packed fingerprint's updated_at, read without unpacking the rest. */
+const updatedAtOf = (packed: string) => parseInt(packed, 36);
+
+class StateDictionary implements Dictionary {
+	readonly values: string[];
+	private readonly index = new Map<string, number>();
+
+	constructor(values: readonly string[] = []) {
+		this.values = [...values];
+		this.values.forEach((value, i) => this.index.set(value, i));
+	}
+
+	indexOf(value: string): number {
+		let i = this.index.get(value);
+		if (i === undefined) {
+			i = this.values.push(value) - 1;
+			this.index.set(value, i);
+		}
+		return i;
+	}
+
+	valueAt(index: number): string {
+		return this.values[index] ?? '';
+	}
+}
+
+/** A dictionary this long is checked for values no fingerprint uses any more. */
+const DICTIONARY_CHECK_SIZE = 256;
+
+/**
+ * One resource's fingerprints, by packed record key. Held packed
+ * ("updatedAt.contentHash,slot,slot,..."; numbers in base 36, the slots are the
+ * watched values of watch.ts) and unpacked only when asked for, so a poll that
+ * touches a few records of 100,000 costs little beyond reading the string.
+ */
+export class Fingerprints {
+	private readonly packed = new Map<string, string>();
+	private dict: StateDictionary;
+
+	constructor(
+		private readonly resource: Resource,
+		text = '',
+		dict: readonly string[] = [],
+	) {
+		this.dict = new StateDictionary(dict);
+		if (text === '') return;
+		for (const entry of text.split(' ')) {
+			const eq = entry.indexOf('=');
+			if (eq > 0) this.packed.set(entry.slice(0, eq), entry.slice(eq + 1));
+		}
+	}
+
+	get size(): number {
+		return this.packed.size;
+	}
+
+	get(key: string): Fingerprint | undefined {
+		const text = this.packed.get(key);
+		return text === undefined ? undefined : this.unpack(text);
+	}
+
+	set(key: string, fp: Fingerprint): void {
+		const version =
+			fp.contentHash === undefined
+				? fp.updatedAt.toString(36)
+				: `${fp.updatedAt.toString(36)}.${fp.contentHash}`;
+		const slots = fp.values ? packValues(this.resource, fp.values, this.dict) : [];
+		this.packed.set(key, [version, ...slots].join(','));
+	}
+
+	delete(key: string): void {
+		this.packed.delete(key);
+	}
+
+	/** Each key with its updated_at (what pruning and the cap go by). */
+	*times(): IterableIterator<[string, number]> {
+		for (const [key, text] of this.packed) yield [key, updatedAtOf(text)];
+	}
+
+	/** The stored form; a dictionary mostly of values no fingerprint uses any more is rebuilt first. */
+	encode(): { seen: string; dict?: string[] } {
+		if (this.dict.values.length > DICTIONARY_CHECK_SIZE) this.compact();
+		const parts: string[] = [];
+		for (const [key, text] of this.packed) parts.push(`${key}=${text}`);
+		const dict = this.dict.values;
+		return { seen: parts.join(' '), ...(dict.length > 0 ? { dict: [...dict] } : {}) };
+	}
+
+	private compact(): void {
+		const used = new Set<number>();
+		for (const text of this.packed.values())
+			for (const i of refsIn(this.resource, text.split(',').slice(1))) used.add(i);
+		if (used.size * 2 > this.dict.values.length) return;
+		const fingerprints = [...this.packed.keys()].map((key) => [key, this.get(key)!] as const);
+		this.dict = new StateDictionary();
+		for (const [key, fp] of fingerprints) this.set(key, fp);
+	}
+
+	private unpack(text: string): Fingerprint {
+		const [version, ...slots] = text.split(',');
+		const [updatedAt, contentHash] = version.split('.');
+		const values = unpackValues(this.resource, slots, this.dict);
+		return {
+			updatedAt: parseInt(updatedAt, 36),
+			...(contentHash === undefined ? {} : { contentHash }),
+			...(values === undefined ? {} : { values }),
+		};
+	}
+}
