@@ -1,5 +1,5 @@
 /**
- * Real deliveries: the sandbox's webhook receivers post A14 payloads (secret
+ * Real deliveries: the sandbox's webhook receivers post payloads of the shape webhookPayloadFields assumes (secret
  * header, HMAC of the body, retries on non-2xx) to a local endpoint that hands
  * each request to the webhook trigger through n8n-core's WebhookContext and
  * answers as n8n would: what the node wrote, at the moment it wrote it (the

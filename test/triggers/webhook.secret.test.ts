@@ -1,5 +1,5 @@
 /**
- * Where the webhook trigger's shared secret lives (A15): version 2 reads it from an Inspection
+ * Where the webhook trigger's shared secret lives (webhookSecret): version 2 reads it from an Inspection
  * Business Webhook credential, so it is not in the workflow's JSON; version 1 workflows, which
  * hold it as a node parameter and store no `secretSource`, keep working unchanged, and either
  * version may choose the other source explicitly.

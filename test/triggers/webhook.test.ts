@@ -4,7 +4,7 @@
  * secret lives: webhook.secret.test.ts; repeats: webhook.replay.test.ts): the
  * shared secret in a header or the query, the optional HMAC of
  * the raw body, 401 without an execution on any failure, the event filter,
- * the A14 payload keys, and re-fetching the record through the API.
+ * the payload keys webhookPayloadFields assumes, and re-fetching the record through the API.
  */
 import { createHmac } from 'node:crypto';
 
@@ -186,7 +186,7 @@ describe('the HMAC signature', () => {
 	});
 });
 
-describe('events and payloads (A14)', () => {
+describe('events and payloads (webhookPayloadFields)', () => {
 	const headers = { 'X-Webhook-Secret': SECRET };
 
 	test('unselected events are acknowledged with 200 and start nothing', async () => {
