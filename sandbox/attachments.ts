@@ -26,7 +26,7 @@ function renderAttachment(ctx: RenderContext, a: AttachmentRec): Record<string, 
 	};
 }
 
-/** D9: a deleted inspection's attachment paths answer 404, like an unknown id (A5). */
+/** deletedInspectionGone: a deleted inspection's attachment paths answer 404, like an unknown id (unknownIdAnswers404). */
 function pathInspection(ctx: ApiContext): InspectionRec {
 	const id = ctx.pathParams.inspection_id;
 	const inspection = ctx.state.store.find(ctx.state.store.inspections, ctx.org, id);
@@ -55,7 +55,7 @@ export function listInspectionAttachments(ctx: ApiContext): Reply {
 	return ok({ ...page, data: page.data.map((a) => renderAttachment(ctx, a)) });
 }
 
-/** GET /v1/attachments: newest change first (D4), leaving out deleted and sample inspections. */
+/** GET /v1/attachments: newest change first (orderOfUnsortedLists), leaving out deleted and sample inspections. */
 export function listAttachments(ctx: ApiContext): Reply {
 	const q = parseQuery('listAttachments', ctx.search);
 	const { store } = ctx.state;
@@ -108,7 +108,7 @@ export async function uploadAttachment(ctx: ApiContext): Promise<Reply> {
 			'internal_only',
 			'internal_only is for documents only; a report is always visible to the client',
 			'invalid_field',
-		); // D10
+		); // attachmentUploadParts
 	}
 	if (kind === 'report' && !fields.name?.trim())
 		throw badRequest('name', 'name is required for a report', 'missing_field');

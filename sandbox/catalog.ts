@@ -4,7 +4,7 @@ import { ok, type Reply } from './http';
 import { servePage } from './paging';
 import { parseQuery } from './query';
 
-/** GET /v1/tags: ordered by id (D4), with live contact counts. */
+/** GET /v1/tags: ordered by id (orderOfUnsortedLists), with live contact counts. */
 export function listTags(ctx: ApiContext): Reply {
 	const q = parseQuery('listTags', ctx.search);
 	const { store } = ctx.state;
@@ -23,7 +23,7 @@ export function listTags(ctx: ApiContext): Reply {
 	});
 }
 
-/** GET /v1/agencies: ordered by id (D4), with live contact counts. */
+/** GET /v1/agencies: ordered by id (orderOfUnsortedLists), with live contact counts. */
 export function listAgencies(ctx: ApiContext): Reply {
 	const q = parseQuery('listAgencies', ctx.search);
 	const { store } = ctx.state;

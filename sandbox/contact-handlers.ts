@@ -17,20 +17,20 @@ function pathContact(ctx: ApiContext): ContactRec {
 	return contact;
 }
 
-/** POST /v1/contacts: 201 with the Contact (A3). */
+/** POST /v1/contacts: 201 with the Contact (createAnswers201). */
 export async function createContact(ctx: ApiContext): Promise<Reply> {
 	const body = parseContactBody('createContact', await readJson(ctx.req));
 	return ok(renderContact(ctx, writeContact(ctx.state, ctx.org, null, body)), 201);
 }
 
-/** PATCH /v1/contacts/{id}: 200 with the Contact (A4); unknown id 404 (A5). */
+/** PATCH /v1/contacts/{id}: 200 with the Contact (updateAnswers200); unknown id 404 (unknownIdAnswers404). */
 export async function updateContact(ctx: ApiContext): Promise<Reply> {
 	const contact = pathContact(ctx);
 	const body = parseContactBody('updateContact', await readJson(ctx.req));
 	return ok(renderContact(ctx, writeContact(ctx.state, ctx.org, contact, body)));
 }
 
-/** POST /v1/contacts/{id}/photo: a real jpg/png/gif/webp up to 10 MB replaces the photo (A19: 200). */
+/** POST /v1/contacts/{id}/photo: a real jpg/png/gif/webp up to 10 MB replaces the photo (photoWritesReturnContact: 200). */
 export async function uploadContactPhoto(ctx: ApiContext): Promise<Reply> {
 	const contact = pathContact(ctx);
 	const rule = FILE_RULES.photo;
@@ -63,7 +63,7 @@ export async function uploadContactPhoto(ctx: ApiContext): Promise<Reply> {
 	);
 }
 
-/** DELETE /v1/contacts/{id}/photo: idempotent, 200 with the Contact (A19). */
+/** DELETE /v1/contacts/{id}/photo: idempotent, 200 with the Contact (photoWritesReturnContact). */
 export function deleteContactPhoto(ctx: ApiContext): Reply {
 	const contact = pathContact(ctx);
 	if (!contact.photoFileId) return ok(renderContact(ctx, contact));

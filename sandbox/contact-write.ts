@@ -115,7 +115,7 @@ export function writeContact(
 	return commitContact(state, existing, contact, now);
 }
 
-/** Stores a changed contact with a new updated_at and sends contact.changed; an unchanged one is left as it was (D12). */
+/** Stores a changed contact with a new updated_at and sends contact.changed; an unchanged one is left as it was (unchangedContactWrite). */
 export function commitContact(
 	state: SandboxState,
 	existing: ContactRec | null,

@@ -6,7 +6,7 @@ import type { Store } from './store';
 
 export const FILES_PREFIX = '/files/';
 
-/** A16: signed links under /files/…, valid for one hour of sandbox time, needing no key. */
+/** signedLinksWithoutKey: signed links under /files/…, valid for one hour of sandbox time, needing no key. */
 export class LinkSigner {
 	private readonly secret = randomBytes(32);
 

@@ -9,7 +9,7 @@ export interface Reply {
 	raw?: { data: Buffer; contentType: string };
 }
 
-/** A6: every error answers {"error": {"code", "message", "param"}}. */
+/** errorBodyShapes: every error answers {"error": {"code", "message", "param"}}. */
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,

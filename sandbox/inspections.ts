@@ -99,7 +99,7 @@ export function listInspections(ctx: ApiContext): Reply {
 	return ok({ ...page, data: page.data.map((i) => renderInspection(ctx, i)) });
 }
 
-/** A9: GET /v1/events, ordered by id (D4). */
+/** eventsPath: GET /v1/events, ordered by id (orderOfUnsortedLists). */
 export function listEvents(ctx: ApiContext): Reply {
 	const q = parseQuery('listEvents', ctx.search);
 	const { store } = ctx.state;

@@ -1,4 +1,4 @@
-/** The sandbox's fixed API keys, organizations and key owners (A17: keys of one owner share a budget). */
+/** The sandbox's fixed API keys, organizations and key owners (sharedRateBudget: keys of one owner share a budget). */
 export const SANDBOX_KEYS = {
 	acmeOwner: 'ib_sandbox_acme_owner',
 	acmeOwner2: 'ib_sandbox_acme_owner_2',

@@ -92,7 +92,7 @@ function pageSize(mode: ShortPageMode, limit: number, remaining: number): number
 	return limit;
 }
 
-/** One page of a list: sorted view cached per store version, keyset cursor bound to sort and filters (A12, D2). */
+/** One page of a list: sorted view cached per store version, keyset cursor bound to sort and filters (cursorBoundToSort, cursorBoundToFilters). */
 export function servePage<T>(store: Store, mode: ShortPageMode, spec: ListSpec<T>): Page<T> {
 	const filters = filtersOf(spec.query);
 	const sort = typeof spec.query.sort === 'string' ? spec.query.sort : '';

@@ -4,7 +4,7 @@ import { underRule } from './rules';
 
 export type { ParsedQuery, QueryValue };
 
-/** A query string by the rule book's query rules (D11): any broken rule answers 400 naming the parameter. Defaults filled in. */
+/** A query string by the rule book's query rules (queryValueChecks): any broken rule answers 400 naming the parameter. Defaults filled in. */
 export function parseQuery(endpoint: EndpointKey, search: URLSearchParams): ParsedQuery {
 	const entries = [...new Set(search.keys())].map((name) => [name, search.getAll(name)] as const);
 	const parsed = underRule(() => checkQuery(endpoint, entries), 'invalid_parameter');
@@ -14,7 +14,7 @@ export function parseQuery(endpoint: EndpointKey, search: URLSearchParams): Pars
 	return parsed;
 }
 
-/** The filters a cursor is bound to (D2): every parameter but cursor and limit. */
+/** The filters a cursor is bound to (cursorBoundToFilters): every parameter but cursor and limit. */
 export function filtersOf(query: ParsedQuery): Record<string, QueryValue> {
 	const filters: Record<string, QueryValue> = {};
 	for (const name of Object.keys(query).sort()) {

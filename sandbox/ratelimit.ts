@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 const WINDOW_MS = 60_000;
 
 /**
- * D7: a sliding 60-second window per key owner (A17), on real monotonic time so
+ * sandboxRateWindow: a sliding 60-second window per key owner (sharedRateBudget), on real monotonic time so
  * clock changes never refill or drain a budget.
  */
 export class RateLimiter {

@@ -3,7 +3,7 @@ import { badRequest } from './http';
 
 /**
  * Runs a rule of the rule book (`nodes/shared/rules/`, the same the node checks
- * before sending); a broken one answers 400 (A6) naming the field, with the
+ * before sending); a broken one answers 400 (errorBodyShapes) naming the field, with the
  * rule's own code or `code`.
  */
 export function underRule<T>(rule: () => T, code: string): T {

@@ -11,7 +11,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const [BUYER_AGENT, LISTING_AGENT] = CONTACT_ROLE_GROUPS.agent;
 const [CLIENT] = CONTACT_ROLE_GROUPS.client;
 
-/** A8/D6: counts and revenue (sum of price.quote) over a contact's non-canceled, non-deleted inspections scheduled in [from, to). */
+/** contactStatsPath/contactStatsRevenue: counts and revenue (sum of price.quote) over a contact's non-canceled, non-deleted inspections scheduled in [from, to). */
 function statsOf(ctx: ApiContext, c: ContactRec, from: number | null, to: number | null) {
 	const now = ctx.state.clock.now();
 	const s = {
@@ -74,7 +74,7 @@ function statsOf(ctx: ApiContext, c: ContactRec, from: number | null, to: number
 	};
 }
 
-/** A8: GET /v1/contacts/stats, one row per contact, ordered by contact id (D4). */
+/** contactStatsPath: GET /v1/contacts/stats, one row per contact, ordered by contact id (orderOfUnsortedLists). */
 export function listContactStats(ctx: ApiContext): Reply {
 	const q = parseQuery('listContactStats', ctx.search);
 	const { store } = ctx.state;

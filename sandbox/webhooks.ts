@@ -12,7 +12,7 @@ export interface Receiver {
 	url: string;
 	/** null: every event. */
 	events: WebhookEvent[] | null;
-	/** A15: the shared secret, sent in `secret_header` and/or used as the HMAC key. */
+	/** webhookSecret: the shared secret, sent in `secret_header` and/or used as the HMAC key. */
 	secret: string | null;
 	secret_header: string | null;
 	/** Header carrying the hex HMAC-SHA256 of the raw body, keyed by `secret`. */
@@ -91,7 +91,7 @@ export function parseReceiver(body: Record<string, unknown>): Omit<Receiver, 'id
 	};
 }
 
-/** Sends A14 payloads to the registered receivers of an organization, retrying non-2xx answers with backoff. */
+/** Sends webhookPayloadFields payloads to the registered receivers of an organization, retrying non-2xx answers with backoff. */
 export class WebhookDispatcher {
 	readonly receivers = new Map<string, Receiver>();
 	attempts: DeliveryAttempt[] = [];

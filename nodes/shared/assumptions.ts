@@ -174,7 +174,7 @@ export const ASSUMPTIONS = {
 	recordLinks: {
 		from: 'package',
 		statement:
-			'A link to a record carries its UUID after `/contacts/`, `/inspections/`, `/reports/` (the portal link), `/agencies/` or `/events/`; the rest of the link is ignored. Attachments have no link.',
+			'A link to a record carries its UUID after `/contacts/`, `/inspections/`, `/reports/` (the portal link), `/agencies/` or `/events/`, and any other link to a record holds its UUID once; the rest of the link is ignored. Attachments have no link.',
 	},
 } as const satisfies Record<string, Assumption>;
 

@@ -19,7 +19,7 @@ const CONTENT_TYPES: Record<SampleExtension, string> = {
 
 export type AddFile = (data: Buffer, contentType: string, filename: string) => string;
 
-/** An inspection's appointments (A9): drop-offs, pick-ups, re-inspections. */
+/** An inspection's appointments (eventsPath): drop-offs, pick-ups, re-inspections. */
 export function seedEvents(store: Store, rng: Prng, inspection: InspectionRec): void {
 	const count = rng.int(1, 2);
 	for (let k = 0; k < count; k++) {

@@ -70,7 +70,7 @@ describe('n8n with the package installed from its tarball', () => {
 				nodeTypes.map((type) => type.name).filter((name) => name.startsWith(`${PACKAGE_NAME}.`)),
 			),
 		];
-		// n8n derives `<name>Tool` from a node that is usableAsTool (A18: AI agents use the read operations).
+		// n8n derives `<name>Tool` from a node that is usableAsTool (agentToolNotMcp: AI agents use the read operations).
 		const expected = [
 			'inspectionBusiness',
 			'inspectionBusinessTool',

@@ -1,4 +1,4 @@
-/** Attachment lists: per inspection (kind, visible_to_client, D9) and account-wide (D4, D5), ids repeated across inspections. */
+/** Attachment lists: per inspection (kind, visible_to_client, deletedInspectionGone) and account-wide (orderOfUnsortedLists, attachmentListsPaginate), ids repeated across inspections. */
 import { SAMPLE_FILES } from '../../sandbox/samples';
 import { expectError, fields, file, ids, type Json, useSandbox } from './support';
 
@@ -45,7 +45,7 @@ describe('per-inspection list', () => {
 		);
 	});
 
-	it('answers 404 for a deleted inspection (D9)', async () => {
+	it('answers 404 for a deleted inspection (deletedInspectionGone)', async () => {
 		const [deleted] = (await sandbox.control.info()).orgs.acme.deleted_inspection_ids;
 		expectError(await api().get(`/v1/inspections/${deleted}/attachments`), 404, 'inspection_id');
 		expectError(

@@ -1,4 +1,4 @@
-/** Attachment uploads: every rule of the spec's report/document table (D8, D10), and the automation email per report. */
+/** Attachment uploads: every rule of the spec's report/document table (storedFileNames, attachmentUploadParts), and the automation email per report. */
 import { FILE_RULES } from '../../nodes/shared/endpoints';
 import { SAMPLE_FILES } from '../../sandbox/samples';
 import { expectError, fields, file, ids, type Json, useSandbox } from './support';
@@ -96,7 +96,7 @@ describe('upload rules', () => {
 		expectError(await api().upload(path(confirmed), fields({ kind: 'document' })), 400, 'file');
 	});
 
-	it('internal_only is for documents (D10): true hides the document from the client', async () => {
+	it('internal_only is for documents (attachmentUploadParts): true hides the document from the client', async () => {
 		expectError(
 			await api().upload(
 				path(confirmed),
@@ -208,7 +208,7 @@ describe('upload rules', () => {
 		);
 	});
 
-	it('sanitizes file names (D8)', async () => {
+	it('sanitizes file names (storedFileNames)', async () => {
 		const cases = [
 			['My Report (final) #2.pdf', 'My_Report_final_2.pdf'],
 			['Résumé été.pdf', 'Resume_ete.pdf'],

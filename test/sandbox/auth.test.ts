@@ -1,4 +1,4 @@
-/** Authentication (401), organization isolation (lists and 404), and the per-owner rate limit (A17, D7). */
+/** Authentication (401), organization isolation (lists and 404), and the per-owner rate limit (sharedRateBudget, sandboxRateWindow). */
 import { expectError, ids, SANDBOX_KEYS, useSandbox } from './support';
 
 const sandbox = useSandbox();
@@ -90,7 +90,7 @@ describe('organization isolation', () => {
 		).toBe(contact.notes);
 	});
 
-	it('unknown ids in paths answer 404 (A5)', async () => {
+	it('unknown ids in paths answer 404 (unknownIdAnswers404)', async () => {
 		const api = sandbox.api();
 		expectError(
 			await api.patch('/v1/contacts/00000000-0000-4000-8000-000000000000', { notes: 'x' }),

@@ -94,7 +94,7 @@ describe('contact filters', () => {
 		expect(await filtered(`search=${encodeURIComponent(fullName)}`)).toContain(all[3].id);
 	});
 
-	it('updated_since: inclusive, on updated_at (A11)', async () => {
+	it('updated_since: inclusive, on updated_at (updatedSinceInclusive)', async () => {
 		const pivot = [...all].sort((a, b) => (a.updated_at < b.updated_at ? -1 : 1))[
 			Math.floor(all.length / 2)
 		];

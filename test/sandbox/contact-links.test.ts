@@ -112,7 +112,7 @@ describe('agency link', () => {
 		expect(moved).toMatchObject({ agency_id: b.id, agency_name: b.name });
 	});
 
-	it('unlinks with agency_id null (D12) and refuses an unknown agency_id', async () => {
+	it('unlinks with agency_id null (unchangedContactWrite) and refuses an unknown agency_id', async () => {
 		const [a] = await agencies();
 		const c = await newContact({ agency_id: a.id });
 		expect((await api().patch(`/v1/contacts/${c.id}`, { agency_id: null })).body).toMatchObject({

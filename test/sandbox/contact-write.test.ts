@@ -1,4 +1,4 @@
-/** ContactCreate / ContactUpdate field rules, null clears, updated_at (A3, A4, D12) and derived roles. */
+/** ContactCreate / ContactUpdate field rules, null clears, updated_at (createAnswers201, updateAnswers200, unchangedContactWrite) and derived roles. */
 import { ENDPOINTS } from '../../nodes/shared/endpoints';
 import { contactHelpers, expectError, type Json, useSandbox } from './support';
 
@@ -7,7 +7,7 @@ const api = () => sandbox.api();
 const { newContact, getContact, tagsByName } = contactHelpers(sandbox);
 
 describe('create (POST /v1/contacts)', () => {
-	it('answers 201 with the full Contact (A3)', async () => {
+	it('answers 201 with the full Contact (createAnswers201)', async () => {
 		const res = await api().post('/v1/contacts', {
 			first_name: 'Ada',
 			last_name: 'Lovelace',
@@ -154,7 +154,7 @@ describe('create (POST /v1/contacts)', () => {
 });
 
 describe('update (PATCH /v1/contacts/{id})', () => {
-	it('answers 200 with the Contact, changing only the fields sent (A4)', async () => {
+	it('answers 200 with the Contact, changing only the fields sent (updateAnswers200)', async () => {
 		const c = await newContact({ last_name: 'Before', phone: '1' });
 		const res = await api().patch(`/v1/contacts/${c.id}`, { last_name: 'After' });
 		expect(res.status).toBe(200);
@@ -199,7 +199,7 @@ describe('update (PATCH /v1/contacts/{id})', () => {
 		expect(names).toEqual(ENDPOINTS.createContact.body.fields.map((f) => f.name));
 	});
 
-	it('bumps updated_at on every change, and only on a change (D12)', async () => {
+	it('bumps updated_at on every change, and only on a change (unchangedContactWrite)', async () => {
 		const c = await newContact({ notes: 'a' });
 		await sandbox.control.advanceClock(60_000);
 		const changed = (await api().patch(`/v1/contacts/${c.id}`, { notes: 'b' })).body;

@@ -162,7 +162,7 @@ describe('writes answer with the documented status and schema', () => {
 	});
 });
 
-describe('error answers match the Error schema (A6)', () => {
+describe('error answers match the Error schema (errorBodyShapes)', () => {
 	it('400, 401, 404, 413 and 429', async () => {
 		const contact = (await api().get('/v1/contacts?limit=1')).body.data[0];
 		expectContract('listContacts', await api().get('/v1/contacts?limit=0'));

@@ -36,11 +36,14 @@ describe('one-shot faults', () => {
 		['500', 500],
 		['502', 502],
 		['503', 503],
-	] as const)('%s answers with that status in the A6 shape, once', async (kind, status) => {
-		await sandbox.control.queueFaults({ kind });
-		expectError(await api().get('/v1/tags'), status);
-		expect((await api().get('/v1/tags')).status).toBe(200);
-	});
+	] as const)(
+		'%s answers with that status in the errorBodyShapes shape, once',
+		async (kind, status) => {
+			await sandbox.control.queueFaults({ kind });
+			expectError(await api().get('/v1/tags'), status);
+			expect((await api().get('/v1/tags')).status).toBe(200);
+		},
+	);
 
 	it('429 carries Retry-After; 429-no-retry-after carries none', async () => {
 		await sandbox.control.queueFaults(

@@ -1,4 +1,4 @@
-/** Inspections (visibility, fields, updated_since), events (A9) and contact stats (A8, D6). */
+/** Inspections (visibility, fields, updated_since), events (eventsPath) and contact stats (contactStatsPath, contactStatsRevenue). */
 import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../nodes/shared/endpoints';
 import { ids, type Json, useSandbox } from './support';
 
@@ -125,7 +125,7 @@ describe('records', () => {
 		expect(res.headers.get('content-type')).toBe('image/jpeg');
 	});
 
-	it('updated_since is inclusive on updated_at (A11)', async () => {
+	it('updated_since is inclusive on updated_at (updatedSinceInclusive)', async () => {
 		const pivot = everything.filter((i) => !i.deleted && i.status !== 'canceled')[100];
 		const res = (
 			await api().walk(`/v1/inspections?updated_since=${encodeURIComponent(pivot.updated_at)}`)
@@ -142,7 +142,7 @@ describe('records', () => {
 	});
 });
 
-describe('events (A9)', () => {
+describe('events (eventsPath)', () => {
 	let events: Json[] = [];
 	beforeAll(async () => {
 		events = (await api().walk('/v1/events')).records;
@@ -173,7 +173,7 @@ describe('events (A9)', () => {
 	});
 });
 
-describe('contact stats (A8, D6)', () => {
+describe('contact stats (contactStatsPath, contactStatsRevenue)', () => {
 	it('count inspections and revenue per role in [from, to), leaving out canceled and deleted ones', async () => {
 		const c = (await api().post('/v1/contacts', { first_name: 'Stat', email: 'stats@example.com' }))
 			.body;

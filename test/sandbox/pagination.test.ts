@@ -1,4 +1,4 @@
-/** Pagination rules (spec "Pagination", A12, D2, D4): order, tie-breaks, cursors bound to sort and filters, short pages, total. */
+/** Pagination rules (spec "Pagination", cursorBoundToSort, cursorBoundToFilters, orderOfUnsortedLists): order, tie-breaks, cursors bound to sort and filters, short pages, total. */
 import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
 import { expectError, ids, type Json, useSandbox } from './support';
 
@@ -47,7 +47,7 @@ describe('order and completeness', () => {
 	);
 
 	it.each(sorts('listInspections'))(
-		'inspections sorted by %s: every record once, ties by id (D1)',
+		'inspections sorted by %s: every record once, ties by id (inspectionSortFields)',
 		async (sort) => {
 			const walk = await sandbox
 				.api()
@@ -58,7 +58,7 @@ describe('order and completeness', () => {
 	);
 
 	it.each(['/v1/contacts', '/v1/inspections', '/v1/tags', '/v1/agencies', '/v1/events'])(
-		'%s defaults to id order (A12, D4)',
+		'%s defaults to id order (cursorBoundToSort, orderOfUnsortedLists)',
 		async (path) => {
 			const walk = await sandbox.api().walk(path, 37);
 			expectComplete(walk);
@@ -77,7 +77,7 @@ describe('order and completeness', () => {
 		);
 	});
 
-	it('the account-wide attachment list is newest change first, then inspection id and id (D4)', async () => {
+	it('the account-wide attachment list is newest change first, then inspection id and id (orderOfUnsortedLists)', async () => {
 		const walk = await sandbox.api().walk('/v1/attachments', 45);
 		expectComplete(walk, (r) => `${r.inspection_id}/${r.id}`);
 		const key = (r: Json) => `${r.updated_at}|${r.inspection_id}`;
@@ -98,7 +98,7 @@ describe('order and completeness', () => {
 });
 
 describe('cursors', () => {
-	it('a cursor used with another sort answers 400 naming cursor (A12)', async () => {
+	it('a cursor used with another sort answers 400 naming cursor (cursorBoundToSort)', async () => {
 		const first = await sandbox.api().get('/v1/contacts?sort=first_name&limit=10');
 		const cursor = encodeURIComponent(first.body.next_cursor);
 		expectError(
@@ -117,7 +117,7 @@ describe('cursors', () => {
 		).toBe(200);
 	});
 
-	it('a cursor used with other filters answers 400 naming cursor (D2)', async () => {
+	it('a cursor used with other filters answers 400 naming cursor (cursorBoundToFilters)', async () => {
 		const first = await sandbox.api().get('/v1/contacts?role=agent&limit=10');
 		const cursor = encodeURIComponent(first.body.next_cursor);
 		expectError(

@@ -1,4 +1,4 @@
-/** Contact photos: types, content-type match, real images, 10 MB (413), replace, idempotent delete (A19), signed links (A16). */
+/** Contact photos: types, content-type match, real images, 10 MB (413), replace, idempotent delete (photoWritesReturnContact), signed links (signedLinksWithoutKey). */
 import { SAMPLE_FILES } from '../../sandbox/samples';
 import { expectError, file, type Json, useSandbox } from './support';
 
@@ -21,16 +21,19 @@ describe('upload', () => {
 		['png', 'image/png', SAMPLE_FILES.png],
 		['gif', 'image/gif', SAMPLE_FILES.gif],
 		['webp', 'image/webp', SAMPLE_FILES.webp],
-	])('takes a real .%s image and answers 200 with the contact (A19)', async (ext, type, data) => {
-		const res = await upload(file(data, `face.${ext}`, type));
-		expect(res.status).toBe(200);
-		expect(res.body.id).toBe(contact.id);
-		expect(res.body.photo_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
-		const served = await fetch(res.body.photo_url);
-		expect(served.status).toBe(200);
-		expect(served.headers.get('content-type')).toBe(type);
-		expect(Buffer.from(await served.arrayBuffer()).equals(data)).toBe(true);
-	});
+	])(
+		'takes a real .%s image and answers 200 with the contact (photoWritesReturnContact)',
+		async (ext, type, data) => {
+			const res = await upload(file(data, `face.${ext}`, type));
+			expect(res.status).toBe(200);
+			expect(res.body.id).toBe(contact.id);
+			expect(res.body.photo_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
+			const served = await fetch(res.body.photo_url);
+			expect(served.status).toBe(200);
+			expect(served.headers.get('content-type')).toBe(type);
+			expect(Buffer.from(await served.arrayBuffer()).equals(data)).toBe(true);
+		},
+	);
 
 	it('refuses other file types', async () => {
 		expectError(await upload(file(SAMPLE_FILES.pdf, 'face.pdf', 'application/pdf')), 400, 'file');
@@ -113,7 +116,7 @@ describe('upload', () => {
 });
 
 describe('delete', () => {
-	it('removes the photo and answers 200 with photo_url null, again and again (A19)', async () => {
+	it('removes the photo and answers 200 with photo_url null, again and again (photoWritesReturnContact)', async () => {
 		const withPhoto = (await upload(file(SAMPLE_FILES.png, 'a.png', 'image/png'))).body;
 		const first = await api().delete(`/v1/contacts/${contact.id}/photo`);
 		expect(first.status).toBe(200);
@@ -125,7 +128,7 @@ describe('delete', () => {
 	});
 });
 
-describe('signed links (A16)', () => {
+describe('signed links (signedLinksWithoutKey)', () => {
 	it('are served without a key, and the request log shows none was sent', async () => {
 		const url = (await upload(file(SAMPLE_FILES.png, 'a.png', 'image/png'))).body
 			.photo_url as string;

@@ -1,4 +1,4 @@
-/** Query parameters are checked against the endpoint table: unknown names, bounds, enums, types (D3, D11), ids ≤ 200. */
+/** Query parameters are checked against the endpoint table: unknown names, bounds, enums, types (queryValueEncoding, queryValueChecks), ids ≤ 200. */
 import { randomUUID } from 'node:crypto';
 import { ENDPOINTS, LIMITS, type EndpointKey, type QueryParam } from '../../nodes/shared/endpoints';
 import { expectError, ids, useSandbox } from './support';
@@ -99,7 +99,7 @@ describe('ids and contact_ids', () => {
 });
 
 describe('value formats', () => {
-	it('takes booleans only as true and false (D3)', async () => {
+	it('takes booleans only as true and false (queryValueEncoding)', async () => {
 		expect((await sandbox.api().get('/v1/inspections?include_canceled=true&limit=1')).status).toBe(
 			200,
 		);

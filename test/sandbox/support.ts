@@ -144,7 +144,7 @@ export const fields = (values: Record<string, string>): FormData => {
 	return form;
 };
 
-/** An error answer in the A6 shape naming `param`. */
+/** An error answer in the errorBodyShapes shape naming `param`. */
 export function expectError(res: Answer, status: number, param: string | null = null): void {
 	expect({ status: res.status, param: res.body.error?.param }).toEqual({ status, param });
 	expect(typeof res.body.error.code).toBe('string');

@@ -1,4 +1,4 @@
-/** Webhooks (A14, A15): payloads for every event, per organization, secret header, HMAC, retries with backoff, delivery log. */
+/** Webhooks (webhookPayloadFields, webhookSecret): payloads for every event, per organization, secret header, HMAC, retries with backoff, delivery log. */
 import { sleep } from 'n8n-workflow';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -135,7 +135,7 @@ describe('payloads', () => {
 	});
 });
 
-describe('authenticity (A15)', () => {
+describe('authenticity (webhookSecret)', () => {
 	it('sends the shared secret in the named header', async () => {
 		await sandbox.control.addWebhook({
 			org: 'acme',
