@@ -18,7 +18,7 @@ const minimum = JSON.parse(
 
 /** Context methods newer than the minimum that the code may use, because it checks for them first. */
 const GUARDED_MEMBERS: Record<string, RegExp> = {
-	getPollBudgetMs: /typeof this\.getPollBudgetMs === 'function'/,
+	getPollBudgetMs: /typeof \w+\.getPollBudgetMs === 'function'/,
 };
 
 /** Description names newer than the minimum that an older n8n ignores without harm. */
