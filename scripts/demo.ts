@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { SandboxControl } from '../sandbox/client';
 import { type RunningSandbox, SANDBOX_KEYS, startSandbox } from '../sandbox/index';
 import { N8nUserFolder } from './n8n-instance';
 import { ensureRuntime, isRuntimeInstalled, N8N_VERSION } from './n8n-runtime';
@@ -18,7 +19,14 @@ import { LOCAL_OWNER } from './n8n-rest';
 import type { N8nServer } from './n8n-server';
 import { buildPackage, declaredNodeTypes, packPackage } from './package-tarball';
 import { isPortFree } from './ports';
-import { loadExamples, SANDBOX_CREDENTIAL, sandboxCredential } from './workflows';
+import {
+	loadExamples,
+	SANDBOX_CREDENTIAL,
+	sandboxCredential,
+	sandboxWebhookCredential,
+	WEBHOOK_EXAMPLE,
+	webhookExampleReceiver,
+} from './workflows';
 
 /** When the command started (npm and tsx start this process about a second later). */
 const started = Date.now() - Math.round(process.uptime() * 1000);
@@ -95,7 +103,10 @@ async function main(): Promise<void> {
 		sandbox = await startSandbox({ port: sandboxPort, seed: 'demo' });
 		log(`Sandbox API at ${sandbox.baseUrl} (seed "demo")`);
 		const examples = loadExamples();
-		await userFolder.importCredentials([sandboxCredential(sandbox.baseUrl)]);
+		await userFolder.importCredentials([
+			sandboxCredential(sandbox.baseUrl),
+			sandboxWebhookCredential(),
+		]);
 		await userFolder.importWorkflows(examples);
 		await userFolder.registerPackage(packed.name, packed.version);
 
@@ -103,6 +114,8 @@ async function main(): Promise<void> {
 		server = await userFolder.startServer(port);
 		await server.rest.setupOwner(LOCAL_OWNER);
 		await server.assertPackageLoaded(packed.name, declaredNodeTypes());
+		// The sandbox sends Acme's webhooks to the webhook example, as the business tools would.
+		await new SandboxControl(sandbox.baseUrl).addWebhook(webhookExampleReceiver(server.baseUrl));
 		const running = server;
 		const watch = setInterval(() => {
 			if (!running.running) {
@@ -120,6 +133,9 @@ n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} 
   Workflows  ${examples.map((workflow) => workflow.name).join(', ')}
   Sandbox    ${sandbox.baseUrl}  (credential "${SANDBOX_CREDENTIAL.name}", key ${SANDBOX_KEYS.acmeOwner})
   Package    listed in Settings → Community nodes, as after an install from npm
+  Triggers   publish a trigger example, then change something in the sandbox, e.g.
+             curl -X POST ${sandbox.baseUrl}/_sandbox/inspections/<id>/confirm
+             (the sandbox sends Acme's webhooks to "${examples.find((workflow) => workflow.id === WEBHOOK_EXAMPLE.id)?.name}")
 
 Press Ctrl-C to stop n8n and the sandbox.
 `);

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { N8nRuntime } from './n8n-runtime';
+import { majorOf, type N8nRuntime } from './n8n-runtime';
 import { N8nServer } from './n8n-server';
 import { builtNodes, packageAuthor } from './package-tarball';
 import { freePort } from './ports';
@@ -62,6 +62,8 @@ export interface BinaryRef {
 	bytes?: number;
 	/** Where n8n's filesystem binary mode keeps the data: `filesystem-v2:<path under .n8n/storage>`. */
 	id?: string;
+	/** The bytes in base64, in n8n 1.x's default binary mode (in memory: no `id`). */
+	data?: string;
 }
 
 export interface NodeItem {
@@ -207,9 +209,16 @@ export class N8nUserFolder {
 		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
-	/** Marks a workflow published; a server started afterwards activates its triggers. */
+	/**
+	 * Marks a workflow published; a server started afterwards activates its triggers.
+	 * n8n 2.x publishes; 1.x has no publish command and activates with update:workflow.
+	 */
 	async publishWorkflow(id: string): Promise<void> {
-		await this.cli(['publish:workflow', `--id=${id}`]);
+		await this.cli(
+			majorOf(this.runtime.version) >= 2
+				? ['publish:workflow', `--id=${id}`]
+				: ['update:workflow', `--id=${id}`, '--active=true'],
+		);
 	}
 
 	/** `n8n execute --id --rawOutput`: the run's JSON (printed after a few log lines). */
@@ -251,9 +260,13 @@ export class N8nUserFolder {
 		return await N8nServer.start(this.runtime, env, baseUrl, options.onOutput);
 	}
 
-	/** The bytes of a binary an execution produced (n8n's default filesystem mode). */
+	/**
+	 * The bytes of a binary an execution produced: from `.n8n/storage` in the filesystem mode
+	 * (n8n 2.x's default), or from the item itself in the memory mode (1.x's default).
+	 */
 	readBinary(binary: BinaryRef): Buffer {
 		const id = binary.id ?? '';
+		if (!id && binary.data !== undefined) return Buffer.from(binary.data, 'base64');
 		if (!id.startsWith('filesystem-v2:'))
 			throw new Error(`Not a filesystem binary: ${JSON.stringify(binary)}`);
 		return readFileSync(

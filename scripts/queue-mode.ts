@@ -20,13 +20,14 @@ import { parseArgs } from 'node:util';
 import { LIMITS } from '../nodes/shared/endpoints';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../sandbox/index';
 import { SandboxControl } from '../sandbox/client';
-import { N8nUserFolder, type ExecutionOutput, type N8nWorkflow } from './n8n-instance';
+import type { ExecutionOutput, N8nWorkflow } from './n8n-instance';
 import { LOCAL_OWNER } from './n8n-rest';
 import { ensureRuntime, N8N_VERSION } from './n8n-runtime';
 import type { N8nServer } from './n8n-server';
 import { buildPackage, declaredNodeTypes, packPackage } from './package-tarball';
 import { freePort } from './ports';
-import { BackgroundProcess, killAllOnSignals, waitFor } from './processes';
+import { killAllOnSignals, waitFor, type BackgroundProcess } from './processes';
+import { QueueUserFolder, queueSettings, startWorker } from './queue-cluster';
 import { ensureServices, startPostgres, startRedis, type RunningService } from './queue-services';
 import { sandboxCredential, SANDBOX_CREDENTIAL } from './workflows';
 
@@ -63,15 +64,6 @@ function options() {
 		rpm: number('rpm'),
 		timeoutMs: number('timeout-min') * MINUTE,
 	};
-}
-
-/** n8n's queue-mode settings, shared by main, workers and every CLI command. */
-class QueueUserFolder extends N8nUserFolder {
-	queueSettings: Record<string, string> = {};
-
-	override env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-		return super.env({ ...this.queueSettings, ...extra });
-	}
 }
 
 /**
@@ -183,17 +175,7 @@ async function main(): Promise<void> {
 		await buildPackage();
 		const packed = await packPackage(workDir);
 		const folder = new QueueUserFolder(runtime, path.join(workDir, 'n8n'));
-		folder.queueSettings = {
-			EXECUTIONS_MODE: 'queue',
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_DATABASE: 'n8n',
-			DB_POSTGRESDB_USER: 'postgres',
-			DB_POSTGRESDB_PASSWORD: '',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-		};
+		folder.queueSettings = queueSettings(postgres.port, redis.port);
 		await folder.installPackage(packed.tarball, packed.name, packed.version);
 
 		// No limit while selecting the contacts; the measured limit is set just before the run.
@@ -222,36 +204,13 @@ async function main(): Promise<void> {
 
 		const ranBy = new Map<string, number>();
 		for (let n = 1; n <= settings.workers; n++) {
-			const healthPort = await freePort();
-			const worker = new BackgroundProcess(
-				runtime.node,
-				[runtime.n8nScript, 'worker', `--concurrency=${settings.concurrency}`],
-				{
-					env: folder.env({
-						N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-						QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-					}),
-					onOutput: (chunk) => {
-						for (const match of chunk.matchAll(/Worker started execution (\d+)/g))
-							ranBy.set(match[1], n);
-					},
-				},
-			);
-			workers.push(worker);
 			log(`Starting worker ${n} (concurrency ${settings.concurrency})`);
-			await waitFor(
-				`worker ${n} to be ready`,
-				async () => {
-					const response = await fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`);
-					return response.status === 200 || undefined;
-				},
-				{
-					timeoutMs: 3 * MINUTE,
-					intervalMs: 500,
-					abort: () => (worker.running ? undefined : `worker ${n} exited:\n${worker.log}`),
-				},
+			workers.push(
+				await startWorker(runtime, folder, {
+					name: `worker ${n}`,
+					concurrency: settings.concurrency,
+					onExecution: (executionId) => ranBy.set(executionId, n),
+				}),
 			);
 		}
 

@@ -168,3 +168,35 @@ export async function startPostgres(dir: string, database: string): Promise<Runn
 	await run(path.join(bin, 'createdb'), [...connection, database], { timeoutMs: MINUTE });
 	return { port, process: postgres };
 }
+
+/** Runs one SQL statement with psql on the loopback cluster; each result row is one line (unaligned, tuples only). */
+export async function queryPostgres(
+	port: number,
+	database: string,
+	sql: string,
+): Promise<string[]> {
+	const bin = postgresBinDir();
+	if (!bin) throw new Error('postgresql is not installed');
+	const { stdout } = await run(
+		path.join(bin, 'psql'),
+		[
+			'-h',
+			LOOPBACK,
+			'-p',
+			String(port),
+			'-U',
+			'postgres',
+			'-d',
+			database,
+			'-X',
+			'-A',
+			'-t',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-c',
+			sql,
+		],
+		{ timeoutMs: MINUTE },
+	);
+	return stdout.split('\n').filter((line) => line !== '');
+}

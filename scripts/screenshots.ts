@@ -34,8 +34,13 @@ async function main(baseUrl: string): Promise<void> {
 		for (const workflow of loadExamples()) {
 			await page.goto(`${baseUrl}/workflow/${workflow.id}`);
 			await page.locator('[data-test-id=canvas-node]').first().waitFor();
-			// The editor fits a workflow to the view when it opens it.
+			// The editor fits a workflow to the view when it opens it; one step out keeps the lowest
+			// nodes clear of the Execute workflow button.
 			await page.waitForTimeout(1500);
+			await page.locator('[data-test-id=zoom-out-button]').click();
+			// Away from the canvas, so no node shows its hover buttons.
+			await page.mouse.move(640, 20);
+			await page.waitForTimeout(500);
 			const file = path.join(IMAGES, `${workflow.id}.png`);
 			await page.screenshot({ path: file });
 			console.log(file);

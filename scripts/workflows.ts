@@ -27,6 +27,37 @@ export function sandboxCredential(
 	};
 }
 
+/**
+ * The webhook secret credential of the webhook example ("Contact changed → CRM"), and how the
+ * sandbox must send to it: the example's production URL, with the secret in its header.
+ */
+export const SANDBOX_WEBHOOK_CREDENTIAL = {
+	id: 'IbSandboxWebhook',
+	name: 'Inspection Business webhook secret (sandbox)',
+	secret: 'sandbox-webhook-secret-2f7c',
+} as const;
+
+export const WEBHOOK_EXAMPLE = {
+	id: 'IbExampleCrmHook1',
+	webhookId: '3c9f6a52-7d1e-4b8a-9f20-5e6d7c8b9a01',
+	secretHeader: 'X-Webhook-Secret',
+} as const;
+
+export function sandboxWebhookCredential(): N8nCredential {
+	const { id, name, secret } = SANDBOX_WEBHOOK_CREDENTIAL;
+	return { id, name, type: 'inspectionBusinessWebhookApi', data: { secret } };
+}
+
+/** What to register in the sandbox (`POST /_sandbox/webhooks`) so it sends Acme's events to the example. */
+export function webhookExampleReceiver(n8nUrl: string) {
+	return {
+		org: 'acme' as const,
+		url: `${n8nUrl}/webhook/${WEBHOOK_EXAMPLE.webhookId}/webhook`,
+		secret: SANDBOX_WEBHOOK_CREDENTIAL.secret,
+		secret_header: WEBHOOK_EXAMPLE.secretHeader,
+	};
+}
+
 /** Every `examples/*.json`, in file-name order. */
 export function loadExamples(): N8nWorkflow[] {
 	return readdirSync(EXAMPLES_DIR)

@@ -217,7 +217,7 @@ describe('contact body rules', () => {
 });
 
 describe('what the body rules send: each value as the API stores it', () => {
-	it('an email trimmed, a CC list joined with ", ", ids in lower case without repeats', () => {
+	it('an email trimmed, a CC list as sent (not re-joined), ids in lower case without repeats', () => {
 		const upper = UUID.toUpperCase();
 		expect(
 			validateBody(node, 'createContact', {
@@ -230,7 +230,7 @@ describe('what the body rules send: each value as the API stores it', () => {
 		).toEqual({
 			...A,
 			email: 'Ann@Example.com',
-			cc_email: 'a@b.co, c@d.co',
+			cc_email: 'a@b.co ,c@d.co',
 			agency_id: UUID,
 			tag_ids: [UUID],
 		});

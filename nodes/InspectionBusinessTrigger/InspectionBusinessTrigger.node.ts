@@ -7,15 +7,22 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isPollEvent, type PollEvent, watchedResources } from './core/events';
+import { contentHashOf, isPollEvent, type PollEvent, watchedResources } from './core/events';
 import { runPoll } from './core/poll';
 import { pickSample } from './core/sample';
+import { overlapGuard } from './overlap';
 import { apiSource, newestRecords } from './source';
 
 const MINUTE = 60_000;
 
-/** Assumed when the n8n instance predates IPollFunctions.getPollBudgetMs (n8n-core's own default). */
-const FALLBACK_BUDGET_MS = 5 * MINUTE;
+/**
+ * The most one poll spends, whatever n8n offers. The durable scheduler offers
+ * less (36 s by default). Without it, and for the test poll n8n runs when a
+ * workflow is published, n8n offers 5 minutes (and older versions nothing):
+ * longer than a publication waits for its triggers (84 s) and than the
+ * shortest poll interval (1 minute).
+ */
+const MAX_BUDGET_MS = 45_000;
 
 export class InspectionBusinessTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -137,11 +144,10 @@ export class InspectionBusinessTrigger implements INodeType {
 			});
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const source = apiSource(this);
 
 		// Fetch Test Event: shows the newest matching record and leaves the state alone.
 		if (this.getMode() === 'manual') {
-			const newest = await newestRecords(source, watchedResources(events));
+			const newest = await newestRecords(apiSource(this), watchedResources(events));
 			const sample = pickSample(newest, events);
 			return sample ? [this.helpers.returnJsonArray([sample])] : null;
 		}
@@ -149,19 +155,34 @@ export class InspectionBusinessTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		// Older n8n versions have no poll budget; they abandon no poll either.
 		const budgetMs =
-			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : FALLBACK_BUDGET_MS;
-		const result = await runPoll(staticData, source, {
-			events,
-			overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,
-			emitExisting: options.emitExisting === true,
-			budgetMs,
-			now: () => Date.now(),
-		});
-		// Written only here, once every page this poll asked for is in: a failed poll has thrown
-		// above with the state untouched. n8n commits it together with this poll's emit (or,
-		// when nothing is emitted, through its cursor commit), never on its own.
-		for (const key of Object.keys(staticData)) delete staticData[key];
-		Object.assign(staticData, result.state);
-		return result.items.length > 0 ? [this.helpers.returnJsonArray(result.items)] : null;
+			typeof this.getPollBudgetMs === 'function'
+				? Math.min(this.getPollBudgetMs(), MAX_BUDGET_MS)
+				: MAX_BUDGET_MS;
+		const pollOf = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
+		// A digest of the state this poll starts from, by the hash record versions use.
+		const startState = contentHashOf(staticData);
+		if (!overlapGuard.start(pollOf, startState, Date.now())) {
+			this.logger.debug('Poll skipped: another poll of this trigger is running or committing');
+			return null;
+		}
+		let changed = false;
+		try {
+			const result = await runPoll(staticData, apiSource(this, budgetMs), {
+				events,
+				overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,
+				emitExisting: options.emitExisting === true,
+				budgetMs,
+				now: () => Date.now(),
+			});
+			// Written only here, once every page this poll asked for is in: a failed poll has thrown
+			// above with the state untouched. n8n commits it together with this poll's emit (or,
+			// when nothing is emitted, through its cursor commit), never on its own.
+			for (const key of Object.keys(staticData)) delete staticData[key];
+			Object.assign(staticData, result.state);
+			changed = result.items.length > 0 || contentHashOf(staticData) !== startState;
+			return result.items.length > 0 ? [this.helpers.returnJsonArray(result.items)] : null;
+		} finally {
+			overlapGuard.end(pollOf, startState, changed, Date.now());
+		}
 	}
 }

@@ -26,7 +26,32 @@ const asNodeError = (node: INode, error: unknown) =>
 		? error
 		: new NodeOperationError(node, error instanceof Error ? error : String(error));
 
-export function apiSource(context: IPollFunctions): ListSource {
+/**
+ * The first page of a poll may take this long even when the budget is
+ * shorter, so that a tiny budget still makes progress.
+ */
+const MIN_PAGE_MS = 1_000;
+
+/**
+ * The context the transport sees during a poll: its cancel signal fires when
+ * the poll's time is up. n8n's durable scheduler abandons a poll that runs past
+ * its timeout (N8N_SCHEDULER_POLL_TIMEOUT, 45 s by default) and keeps nothing
+ * of it, so no wait for the rate limit (a 429's Retry-After, the pacer) and no
+ * slow answer may outlast the budget n8n gives, which ends before the timeout.
+ * On this signal the transport stops waiting and retrying, and n8n's HTTP
+ * helper aborts the request.
+ */
+function endingWith(context: IPollFunctions, budgetMs: number) {
+	const signal = AbortSignal.timeout(Math.max(budgetMs, MIN_PAGE_MS));
+	const timed = Object.create(context) as IPollFunctions;
+	Object.defineProperty(timed, 'getExecutionCancelSignal', { value: () => signal });
+	return { timed, signal };
+}
+
+/** `budgetMs`: a poll's time; the test run's look at the account has none. */
+export function apiSource(context: IPollFunctions, budgetMs?: number): ListSource {
+	const { timed, signal } =
+		budgetMs === undefined ? { timed: context, signal: undefined } : endingWith(context, budgetMs);
 	let issued = new Set<string>();
 	let checkCursor = cursorGuard(context.getNode());
 	return {
@@ -40,12 +65,14 @@ export function apiSource(context: IPollFunctions): ListSource {
 			}
 			let page: ListPage;
 			try {
-				page = await listPage.call(context, ENDPOINT_OF[resource], { query, cursor });
+				page = await listPage.call(timed, ENDPOINT_OF[resource], { query, cursor });
 			} catch (error) {
 				// With the rest of the query as before, a 400 can only be the stored cursor refused.
 				if (stored && error instanceof NodeApiError && error.httpCode === '400') {
 					return { records: [], nextCursor: null, staleCursor: true };
 				}
+				// The poll's time is up: this page failing now is not the poll failing.
+				if (signal?.aborted) return { records: [], nextCursor: null, outOfTime: true };
 				throw asNodeError(context.getNode(), error);
 			}
 			if (page.nextCursor !== null) {

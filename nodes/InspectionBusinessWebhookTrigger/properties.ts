@@ -109,7 +109,7 @@ export const WEBHOOK_TRIGGER_PROPERTIES: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to also require an HMAC-SHA256 of the raw body, keyed with the secret, as hex or base64 in a header',
+			'Whether to also require an HMAC-SHA256 of the raw body, keyed with the secret, in a header: as hex or base64 (standard or URL-safe), with or without a "sha256=" prefix',
 	},
 	{
 		displayName: 'Signature Header Name',

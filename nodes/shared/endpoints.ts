@@ -319,7 +319,7 @@ const CONTACT_FIELDS: readonly BodyField[] = [
 		description: 'A date (YYYY-MM-DD)',
 		nullable: true,
 	},
-	text('website', 'Website'),
+	text('website', 'Website', 'A link, such as https://www.example.com'),
 	{
 		name: 'social',
 		type: 'string-map',

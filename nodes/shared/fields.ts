@@ -164,7 +164,7 @@ export function queryProperty(param: QueryParam): INodeProperties {
 				...base(param),
 				type: 'dateTime',
 				default: '',
-				hint: 'A date or date-time (ISO 8601); without a time zone it is UTC',
+				hint: "A date or a date and time (ISO 8601), sent in UTC. A time without a time zone is read in the workflow's timezone (in version 1 of the node: as UTC).",
 			};
 		case 'id-list':
 			return { ...base(param), type: 'string', default: '', placeholder: `${UUID_PLACEHOLDER}, …` };

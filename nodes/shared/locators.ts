@@ -62,20 +62,58 @@ const LOCATORS: Record<LocatorKind, LocatorSpec> = {
 };
 
 const UUID = UUID_PATTERN.slice(1, -1);
+/** A UUID anywhere in a link, not part of a longer run of hex digits. */
+const UUID_IN_TEXT = new RegExp(`(?<![0-9a-fA-F])${UUID}(?![0-9a-fA-F])`, 'g');
 
 /**
- * A record link (recordLinks): an http(s) link whose path has `/<segment>/<uuid>`, e.g.
+ * recordLinks: the id after one of `segments` in an http(s) link's path, e.g.
  * `https://host/contacts/<uuid>` or a portal link `https://host/reports/<uuid>`;
  * anything after the id (a sub-page, a query, a fragment) is ignored.
  */
-function recordUrlRegex(kind: LocatorKind): string {
-	const segments = LOCATORS[kind].urlSegments.join('|');
-	return `^https?://[^/\\s]+(?:/[^\\s?#]*)?/(?:${segments})/(${UUID})(?:[/?#]\\S*)?$`;
+function idAfterSegment(segments: readonly string[], link: string): string | undefined {
+	if (segments.length === 0) return undefined;
+	const pattern = `^https?://[^/\\s]+(?:/[^\\s?#]*)?/(?:${segments.join('|')})/(${UUID})(?:[/?#]\\S*)?$`;
+	return new RegExp(pattern, 'i').exec(link)?.[1];
 }
 
-/** The id a record link carries, or undefined when the link has none. */
+/** What By URL reads, as its hint and its errors say it. */
+export function linkForms(kind: LocatorKind): string {
+	const { record, urlSegments } = LOCATORS[kind];
+	const paths = urlSegments.map((segment) => `…/${segment}/<ID>`).join(' or ');
+	return `a link to the ${record.toLowerCase()} (${paths}), or any http(s) link that holds exactly one ID (a UUID)`;
+}
+
+/**
+ * The record id a By URL link carries, or why it carries none. The UUID after
+ * the record's own path segment (recordLinks) wins. A link to another kind of record is
+ * refused rather than looked up as this one. Any other http(s) link is read
+ * when it holds exactly one UUID, so a portal link of a shape the package has
+ * not seen still works.
+ */
+export function readRecordLink(
+	kind: LocatorKind,
+	link: string,
+): { id: string } | { problem: string } {
+	const url = link.trim();
+	if (!/^https?:\/\/[^/\s]+\S*$/i.test(url)) return { problem: 'is not an http(s) link' };
+	const own = idAfterSegment(LOCATORS[kind].urlSegments, url);
+	if (own) return { id: own };
+	const other = (Object.keys(LOCATORS) as LocatorKind[]).find(
+		(candidate) => candidate !== kind && idAfterSegment(LOCATORS[candidate].urlSegments, url),
+	);
+	if (other) return { problem: `is a link to another kind of record (${LOCATORS[other].record})` };
+	const ids = [...new Set((url.match(UUID_IN_TEXT) ?? []).map((id) => id.toLowerCase()))];
+	if (ids.length === 1) return { id: ids[0] };
+	return { problem: ids.length === 0 ? 'holds no ID (a UUID)' : `holds ${ids.length} IDs` };
+}
+
+/** The record's name in labels and messages, e.g. "Inspection Event". */
+export const recordName = (kind: LocatorKind): string => LOCATORS[kind].record;
+
+/** The id a record link carries, or undefined when it carries none (see `readRecordLink`). */
 export function idFromRecordUrl(kind: LocatorKind, url: string): string | undefined {
-	return new RegExp(recordUrlRegex(kind)).exec(url.trim())?.[1];
+	const read = readRecordLink(kind, url);
+	return 'id' in read ? read.id : undefined;
 }
 
 /** A locator mode; modes have no default, unlike the parameters lint takes them for. */
@@ -108,19 +146,11 @@ function modes(kind: LocatorKind): INodePropertyMode[] {
 			: {}),
 	});
 	if (spec.urlSegments.length === 0) return [list, id];
-	const regex = recordUrlRegex(kind);
+	// No validation or extractValue regex: n8n refuses to start the whole run when a typed
+	// value fails one, so the node reads the link itself and fails only the item.
 	const url = mode('By URL', 'url', 'string', {
 		placeholder: spec.urlPlaceholder,
-		validation: [
-			{
-				type: 'regex',
-				properties: {
-					regex,
-					errorMessage: `Not a link to ${spec.record.toLowerCase()}: it needs /${spec.urlSegments.join('/ or /')}/ followed by the ID`,
-				},
-			},
-		],
-		extractValue: { type: 'regex', regex },
+		hint: `Takes ${linkForms(kind)}`,
 	});
 	return [list, id, url];
 }

@@ -1,12 +1,27 @@
 /**
  * The example workflows in examples/, imported as they are and run in a real
  * n8n against the sandbox; their results are checked against the sandbox's API.
+ * The scheduled ones run with `n8n execute` (their Manual Trigger); the trigger
+ * ones are published in the running `n8n start`, and the sandbox makes the
+ * changes that start them. What is not run: the placeholders where your CRM,
+ * Slack or email node goes are n8n's No Operation node in the examples
+ * themselves, so each run ends there, and the CSV file is written, not sent.
  */
+import { randomUUID } from 'node:crypto';
 import { SandboxControl } from '../../sandbox/client';
+import { SANDBOX_KEYS } from '../../sandbox/index';
 import { nodeItems, type N8nUserFolder } from '../../scripts/n8n-instance';
-import { loadExamples } from '../../scripts/workflows';
+import type { N8nRestClient } from '../../scripts/n8n-rest';
+import { waitFor } from '../../scripts/processes';
+import {
+	loadExamples,
+	SANDBOX_WEBHOOK_CREDENTIAL,
+	WEBHOOK_EXAMPLE,
+	webhookExampleReceiver,
+} from '../../scripts/workflows';
 import { parseCsv } from './support/csv';
-import { e2eUserFolder } from './support/n8n';
+import { ExecutionWatcher } from './support/executions';
+import { e2eUserFolder, ownerSession } from './support/n8n';
 import { SandboxApi } from './support/sandbox-api';
 import { readState } from './support/state';
 
@@ -21,6 +36,10 @@ type Contact = Json & {
 type Inspection = Json & {
 	id: string;
 	status: string;
+	deleted: boolean;
+	updated_at: string;
+	portal_url: string;
+	address: { full: string | null };
 	price: {
 		quote: number | null;
 		amount_paid: number | null;
@@ -34,13 +53,18 @@ const EXAMPLES = {
 	crm: 'IbExampleCrmSync',
 	accounting: 'IbExampleAcctExp',
 	report: 'IbExampleReportUp',
+	teamNote: 'IbExampleTeamNote',
+	crmHook: WEBHOOK_EXAMPLE.id,
 } as const;
+const PACKAGE = 'n8n-nodes-inspection-business';
 const OVERLAP_MS = 5 * 60_000;
+const MINUTE = 60_000;
 
 const state = readState();
 const control = new SandboxControl(state.sandboxUrl);
 const api = new SandboxApi(state.sandboxUrl);
 let n8n: N8nUserFolder;
+let rest: N8nRestClient;
 
 const run = async (id: string) => {
 	const output = await n8n.execute(id);
@@ -49,18 +73,24 @@ const run = async (id: string) => {
 
 beforeAll(async () => {
 	n8n = await e2eUserFolder();
+	rest = await ownerSession();
 });
 
 it('every example is an n8n workflow of the community node types, tested here', () => {
 	const examples = loadExamples();
 	expect(examples.map((workflow) => workflow.id).sort()).toEqual(Object.values(EXAMPLES).sort());
 	for (const workflow of examples) {
+		expect(workflow.nodes.some((node) => node.type.startsWith(`${PACKAGE}.`))).toBe(true);
+		// Started by hand (a Manual Trigger beside the schedule) or by one of the package's triggers.
 		expect(
-			workflow.nodes.some(
-				(node) => node.type === 'n8n-nodes-inspection-business.inspectionBusiness',
+			workflow.nodes.some((node) =>
+				[
+					'n8n-nodes-base.manualTrigger',
+					`${PACKAGE}.inspectionBusinessTrigger`,
+					`${PACKAGE}.inspectionBusinessWebhookTrigger`,
+				].includes(node.type),
 			),
 		).toBe(true);
-		expect(workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger')).toBe(true);
 	}
 });
 
@@ -122,27 +152,39 @@ describe('CRM sync', () => {
 });
 
 describe('Accounting export', () => {
-	it('writes one CSV row per confirmed inspection with its price and payment fields', async () => {
-		await control.reset();
-		const items = await run(EXAMPLES.accounting);
-		const [file] = items('CSV file');
-		const binary = file.binary?.data;
+	const exported = (inspection: Inspection) =>
+		inspection.status === 'confirmed' || inspection.status === 'canceled' || inspection.deleted;
+	const everyInspection = (query: Record<string, string> = {}) =>
+		api.all<Inspection>('/v1/inspections', {
+			include_canceled: 'true',
+			include_deleted: 'true',
+			...query,
+		});
+	const csvRows = (items: (node: string) => Array<{ binary?: Record<string, unknown> }>) => {
+		const binary = items('CSV file')[0].binary?.data as Parameters<N8nUserFolder['readBinary']>[0];
 		expect(binary).toMatchObject({
 			mimeType: 'text/csv',
-			fileName: expect.stringMatching(/^confirmed-inspections-\d{4}-\d{2}-\d{2}\.csv$/),
+			fileName: expect.stringMatching(/^inspections-changed-\d{4}-\d{2}-\d{2}\.csv$/),
 		});
-		const rows = parseCsv(n8n.readBinary(binary!).toString('utf8'));
+		return parseCsv(n8n.readBinary(binary).toString('utf8'));
+	};
 
-		const confirmed = (await api.all<Inspection>('/v1/inspections')).filter(
-			(inspection) => inspection.status === 'confirmed',
-		);
-		expect(confirmed.length).toBeGreaterThan(0);
+	it('exports every confirmed, canceled or deleted inspection once, then only those changed since the last export', async () => {
+		await control.reset();
+		const first = await run(EXAMPLES.accounting);
+		const window1 = first('Export window')[0].json;
+		expect(window1).toMatchObject({ since: '1970-01-01T00:00:00.000Z', firstRun: true });
+		const rows = csvRows(first);
+		const all = await everyInspection();
+		const expected = all.filter(exported);
+		expect(expected.length).toBeGreaterThan(0);
 		expect(rows.map((row) => row['Inspection ID']).sort()).toEqual(
-			confirmed.map((inspection) => inspection.id).sort(),
+			expected.map((inspection) => inspection.id).sort(),
 		);
 		const rowById = new Map(rows.map((row) => [row['Inspection ID'], row]));
-		for (const { id, price } of confirmed) {
+		for (const { id, price, status, deleted } of expected) {
 			expect(rowById.get(id)).toMatchObject({
+				Status: deleted ? 'deleted' : status,
 				Quote: String(price.quote ?? 0),
 				'Amount Paid': String(price.amount_paid ?? 0),
 				'Amount Due': String(price.amount_due ?? 0),
@@ -150,6 +192,50 @@ describe('Accounting export', () => {
 				Paid: price.paid ? 'yes' : 'no',
 			});
 		}
+
+		// A day's changes: one inspection confirmed, one paid, one canceled.
+		const toConfirm = all.find((i) => i.status === 'waiting' || i.status === 'review');
+		const [toPay, toCancel] = all.filter(
+			(i) => i.status === 'confirmed' && !i.deleted && i.price.amount_due,
+		);
+		if (!toConfirm || !toPay || !toCancel)
+			throw new Error('The demo seed lacks an inspection to confirm, pay or cancel');
+		await control.confirmInspection(toConfirm.id);
+		await control.payInspection(toPay.id);
+		await control.cancelInspection(toCancel.id);
+		await control.clearRequests();
+
+		const second = await run(EXAMPLES.accounting);
+		const window2 = second('Export window')[0].json;
+		expect(window2).toMatchObject({
+			firstRun: false,
+			since: new Date(Date.parse(String(window1.runStartedAt)) - OVERLAP_MS).toISOString(),
+		});
+		// The node asked only for what changed: Updated Since, one page. (The e2e polling trigger
+		// watching Globex reads inspections too, with Globex's key.)
+		const reads = (await control.requests({ pathPrefix: '/v1/inspections' })).data.filter(
+			(entry) => entry.key === SANDBOX_KEYS.acmeOwner,
+		);
+		expect(reads.map((entry) => Date.parse(String(entry.query.updated_since)))).toEqual([
+			Date.parse(String(window2.since)),
+		]);
+		const changedRows = csvRows(second);
+		const changed = (await everyInspection({ updated_since: String(window2.since) })).filter(
+			exported,
+		);
+		expect(changedRows.map((row) => row['Inspection ID']).sort()).toEqual(
+			changed.map((inspection) => inspection.id).sort(),
+		);
+		expect(changedRows.length).toBeLessThan(rows.length);
+		const changedById = new Map(changedRows.map((row) => [row['Inspection ID'], row]));
+		expect(changedById.get(toConfirm.id)).toMatchObject({ Status: 'confirmed' });
+		expect(changedById.get(toPay.id)).toMatchObject({
+			Status: 'confirmed',
+			'Amount Due': '0',
+			'Payment Status': 'paid',
+			Paid: 'yes',
+		});
+		expect(changedById.get(toCancel.id)).toMatchObject({ Status: 'canceled' });
 	});
 });
 
@@ -200,6 +286,177 @@ describe('Report upload and notify', () => {
 				name: report.name,
 				filename: report.filename,
 			})),
+		});
+	});
+});
+
+/** Publishes an example in the running n8n for the length of `body`, then unpublishes it. */
+async function whilePublished(workflowId: string, body: () => Promise<void>): Promise<void> {
+	await rest.publish(workflowId);
+	try {
+		await body();
+	} finally {
+		await rest.unpublish(workflowId);
+	}
+}
+
+describe('Tell the team when an inspection is confirmed, rescheduled or canceled (polling trigger)', () => {
+	const TRIGGER = 'Inspection confirmed, rescheduled or canceled';
+
+	it('composes one message per change the sandbox makes, under n8n start, and none for other changes', async () => {
+		await control.reset();
+		const inspections = await api.all<Inspection>('/v1/inspections');
+		const toConfirm = inspections.find((i) => i.status === 'waiting' || i.status === 'review');
+		const [toReschedule, toCancel, toPay] = inspections.filter(
+			(i) => i.status === 'confirmed' && i.price.amount_due,
+		);
+		if (!toConfirm || !toReschedule || !toCancel || !toPay)
+			throw new Error('The demo seed lacks an inspection to confirm, reschedule, cancel or pay');
+		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.teamNote, 'Compose team message');
+
+		await whilePublished(EXAMPLES.teamNote, async () => {
+			// The first scheduled poll (at most a minute away) takes the baseline and saves it in the
+			// workflow's static data; only changes after it are reported.
+			await waitFor(
+				'the polling trigger to take its baseline',
+				async () => {
+					const workflow = await rest.rest<{ staticData?: Record<string, unknown> | null }>(
+						'GET',
+						`/rest/workflows/${EXAMPLES.teamNote}`,
+					);
+					return workflow.staticData?.[`node:${TRIGGER}`] ? true : undefined;
+				},
+				{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
+			);
+			const newTime = new Date(Date.now() + 10 * 24 * 60 * MINUTE)
+				.toISOString()
+				.replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
+			await control.confirmInspection(toConfirm.id);
+			await control.rescheduleInspection(toReschedule.id, newTime);
+			await control.cancelInspection(toCancel.id);
+			await control.payInspection(toPay.id); // not an event the example listens to
+
+			// One item per change (a poll's changes share one execution); the payment makes none.
+			const messages: Json[] = [];
+			await waitFor(
+				'the example to compose the three messages',
+				async () => {
+					messages.push(...(await watcher.newItems()));
+					return messages.length >= 3 || undefined;
+				},
+				{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
+			);
+			expect(messages.map((message) => [message.event, message.inspection_id]).sort()).toEqual(
+				[
+					['inspection.confirmed', toConfirm.id],
+					['inspection.rescheduled', toReschedule.id],
+					['inspection.canceled', toCancel.id],
+				].sort(),
+			);
+			for (const message of messages) {
+				const inspection = inspections.find((i) => i.id === message.inspection_id)!;
+				expect(message.subject).toBe(
+					`${{ 'inspection.confirmed': 'Confirmed', 'inspection.rescheduled': 'Rescheduled', 'inspection.canceled': 'Canceled' }[String(message.event)]}: ${inspection.address.full}`,
+				);
+				expect(message.text).toContain(`Portal: ${inspection.portal_url}`);
+				const client = (inspection.contacts as Json[]).find((c) => c.role === 'Customer');
+				if (client) expect(message.text).toContain(`Client: ${String(client.first_name)}`);
+			}
+			// The reschedule says when it moved from and to (in the workflow's timezone, UTC here).
+			const moved = messages.find((message) => message.inspection_id === toReschedule.id)!;
+			const at = new Date(newTime);
+			const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][at.getUTCDay()];
+			const month = at.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+			const clock = newTime.slice(11, 16);
+			expect(moved.text).toContain(
+				`When: ${day} ${at.getUTCDate()} ${month} ${at.getUTCFullYear()}, ${clock} (was `,
+			);
+		});
+	});
+});
+
+describe('Contact changed → create or update in your CRM (webhook trigger)', () => {
+	it('maps the re-fetched contact of each sandbox webhook, under n8n start, and ignores other events', async () => {
+		await control.reset();
+		const [contact] = await api.all<Contact>('/v1/contacts');
+		const inspection = (await api.all<Inspection>('/v1/inspections')).find(
+			(i) => i.status === 'waiting' || i.status === 'review',
+		);
+		if (!inspection) throw new Error('The demo seed has no inspection waiting or in review');
+		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.crmHook, 'Map to CRM record');
+		const url = webhookExampleReceiver(state.n8nUrl).url;
+
+		await whilePublished(EXAMPLES.crmHook, async () => {
+			const receiver = await control.addWebhook(webhookExampleReceiver(state.n8nUrl));
+			try {
+				await control.updateContact(contact.id, { city: 'Golden', phone: '720-555-0142' });
+				await control.confirmInspection(inspection.id); // inspection.confirmed: not selected
+				const attempts = await waitFor(
+					'both deliveries to be answered',
+					async () => {
+						const mine = (await control.deliveries()).data.filter(
+							(attempt) => attempt.receiver_id === receiver.id,
+						);
+						return mine.length >= 2 ? mine : undefined;
+					},
+					{ timeoutMs: MINUTE, intervalMs: 500 },
+				);
+				expect(attempts.map((attempt) => [attempt.event, attempt.status]).sort()).toEqual([
+					['contact.changed', 200],
+					['inspection.confirmed', 200],
+				]);
+
+				const records: Json[] = [];
+				await waitFor(
+					'the contact.changed execution',
+					async () => {
+						records.push(...(await watcher.newItems()));
+						return records.length >= 1 || undefined;
+					},
+					{ timeoutMs: MINUTE, intervalMs: 500 },
+				);
+				const changed = await api.get<{ data: Contact[] }>('/v1/contacts', { ids: contact.id });
+				const now = changed.data[0];
+				expect(records).toEqual([
+					expect.objectContaining({
+						external_id: contact.id,
+						email: now.email,
+						city: 'Golden',
+						phone: '720-555-0142',
+						company: now.agency?.name ?? now.agency_name ?? now.business_name ?? '',
+						source: 'inspection-business',
+						source_updated_at: now.updated_at,
+					}),
+				]);
+				expect(await watcher.count()).toBe(1);
+			} finally {
+				await control.removeWebhook(receiver.id);
+			}
+
+			// The trigger answers the sender itself, at once; a request without the secret starts nothing.
+			const delivery = JSON.stringify({
+				id: randomUUID(),
+				event: 'contact.changed',
+				data: { id: contact.id },
+			});
+			const post = (headers: Record<string, string>) =>
+				fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', ...headers },
+					body: delivery,
+					signal: AbortSignal.timeout(30_000),
+				});
+			expect((await post({})).status).toBe(401);
+			const accepted = await post({
+				[WEBHOOK_EXAMPLE.secretHeader]: SANDBOX_WEBHOOK_CREDENTIAL.secret,
+			});
+			expect([accepted.status, await accepted.json()]).toEqual([200, { received: true }]);
+			await waitFor(
+				'the posted delivery to run',
+				async () => ((await watcher.newItems()).length > 0 ? true : undefined),
+				{ timeoutMs: MINUTE, intervalMs: 500 },
+			);
+			expect(await watcher.count()).toBe(2);
 		});
 	});
 });

@@ -108,19 +108,26 @@ describe('n8n shows the package as a user sees it after installing it', () => {
 		);
 	});
 
-	it("gives each node the codex's categories and documentation link to the README", async () => {
+	it("gives each node the codex's categories, search words and documentation link to the README", async () => {
 		const nodeTypes = await server.get<
 			Array<{
 				name: string;
 				codex?: {
 					categories?: string[];
+					alias?: string[];
 					resources?: { primaryDocumentation?: Array<{ url: string }> };
 				};
 			}>
 		>('/types/nodes.json');
 		for (const name of declaredNodeTypes()) {
 			const type = nodeTypes.find((candidate) => candidate.name === `${PACKAGE_NAME}.${name}`);
-			expect(type?.codex?.categories).toEqual(['Sales', 'Productivity']);
+			const folder = name.charAt(0).toUpperCase() + name.slice(1);
+			const codex = JSON.parse(
+				readFileSync(path.join(PACKAGE_DIR, 'nodes', folder, `${folder}.node.json`), 'utf8'),
+			) as { categories: string[]; alias: string[] };
+			expect(type?.codex?.categories).toEqual(codex.categories);
+			expect(type?.codex?.categories).toContain('Sales');
+			expect(type?.codex?.alias).toEqual(codex.alias);
 			expect(type?.codex?.resources?.primaryDocumentation?.[0]?.url).toMatch(
 				/^https:\/\/github\.com\/inspection-business\/n8n-nodes-inspection-business#[a-z-]+$/,
 			);

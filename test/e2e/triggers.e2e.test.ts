@@ -4,15 +4,17 @@
  * contact tags and inspection events, with what changed;
  * the webhook trigger takes the sandbox's webhook deliveries and refuses a
  * request with a wrong secret; its version 2, with the secret in a credential,
- * starts one execution for a delivery posted several times.
+ * starts one execution for a delivery posted several times, and n8n's database
+ * keeps every delivery id it took.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
+import { N8nDatabase } from '../../scripts/n8n-database';
 import type { N8nRestClient } from '../../scripts/n8n-rest';
 import { waitFor } from '../../scripts/processes';
 import { ExecutionWatcher } from './support/executions';
-import { ownerSession } from './support/n8n';
+import { e2eUserFolder, ownerSession } from './support/n8n';
 import { SandboxApi } from './support/sandbox-api';
 import { readState } from './support/state';
 import {
@@ -279,23 +281,24 @@ describe('webhook trigger v2, secret in a credential', () => {
 			data: { id: randomUUID() },
 		});
 
-	it('starts exactly one execution for the same delivery posted 3 times; another delivery still runs', async () => {
+	it('starts one execution per delivery (X once, then Y 3 times), and saves both ids in the static data', async () => {
 		const watcher = await ExecutionWatcher.start(rest, REPLAY_TRIGGER.id, REPLAY_TRIGGER.node);
 		const before = await watcher.count();
+		const first = randomUUID();
 		const repeated = randomUUID();
-		const other = randomUUID();
 
-		expect((await post(delivery(other), 'not-the-secret')).status).toBe(401);
-		// One after the other: n8n saves the static data before it answers, so each repeat sees it.
-		const answers = [];
+		expect((await post(delivery(first), 'not-the-secret')).status).toBe(401);
+		const answers = [await post(delivery(first))];
+		// One after the other, X before Y: each delivery's memory must be saved, not only a
+		// workflow's first (n8n 2.41 lost every later save of a node that let n8n answer).
 		for (let i = 0; i < 3; i++) answers.push(await post(delivery(repeated)));
-		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
-		for (const answer of answers.slice(1))
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+		expect(JSON.parse(answers[1].body)).toEqual({ received: true });
+		for (const answer of answers.slice(2))
 			expect(JSON.parse(answer.body)).toEqual({
 				received: true,
 				ignored: `delivery ${repeated} was already received`,
 			});
-		expect((await post(delivery(other))).status).toBe(200);
 
 		const items: Json[] = [];
 		await waitFor(
@@ -306,7 +309,28 @@ describe('webhook trigger v2, secret in a credential', () => {
 			},
 			{ timeoutMs: MINUTE, intervalMs: 500 },
 		);
-		expect(items.map((item) => item.deliveryId).sort()).toEqual([repeated, other].sort());
+		expect(items.map((item) => item.deliveryId).sort()).toEqual([first, repeated].sort());
 		expect(await watcher.count()).toBe(before + 2);
+
+		// The memory outlives the process only through n8n's database: both ids must be there.
+		const userFolder = await e2eUserFolder();
+		const database = new N8nDatabase(userFolder.runtime, userFolder.folder);
+		const saved = await waitFor(
+			"both delivery ids in the workflow's saved static data",
+			async () => {
+				const ids = rememberedIds(await database.staticData(REPLAY_TRIGGER.id));
+				return ids.includes(first) && ids.includes(repeated) ? ids : undefined;
+			},
+			{ timeoutMs: 30_000, intervalMs: 500 },
+		);
+		expect(saved).toEqual(expect.arrayContaining([first, repeated]));
 	});
 });
+
+/** The delivery ids a workflow's static data holds, from every node's memory. */
+function rememberedIds(staticData: Record<string, unknown> | null): string[] {
+	return Object.values(staticData ?? {}).flatMap((nodeData) => {
+		const deliveries = (nodeData as { deliveries?: unknown } | null)?.deliveries;
+		return Array.isArray(deliveries) ? deliveries.map((entry) => String(entry[0])) : [];
+	});
+}

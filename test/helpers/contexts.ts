@@ -91,10 +91,22 @@ export interface RunPollResult {
 	error?: ExecutionError;
 }
 
+/**
+ * Polls that share their static data are one trigger (one workflow); a fresh
+ * static data object is another, as n8n tells trigger nodes apart.
+ */
+const triggerIds = new WeakMap<IDataObject, string>();
+
 export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	const core = await bootN8nCore();
 	const staticData = options.staticData ?? {};
-	const { workflow, node } = singleNodeWorkflow(options, staticData);
+	if (!triggerIds.has(staticData)) triggerIds.set(staticData, `harness-workflow-${randomUUID()}`);
+	const { workflow, node } = singleNodeWorkflow(
+		options,
+		staticData,
+		undefined,
+		triggerIds.get(staticData),
+	);
 	const mode = options.mode ?? 'trigger';
 	const budget = options.pollBudgetMs;
 	const context = new core.PollContext(

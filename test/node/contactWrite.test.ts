@@ -98,6 +98,55 @@ describe('Create', () => {
 		});
 	});
 
+	test.each([
+		[
+			'as typed',
+			'office@example.com,assistant@example.com',
+			'office@example.com,assistant@example.com',
+		],
+		[
+			'entries trimmed, blank ones dropped',
+			' office@example.com ,  assistant@example.com, ',
+			'office@example.com,assistant@example.com',
+		],
+		['one address', ' office@example.com ', 'office@example.com'],
+	])('CC Email is sent %s, not re-joined with ", "', async (_name, typed, sent) => {
+		const { items, error } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'create',
+			first_name: 'Carbon',
+			email: 'carbon@example.com',
+			additionalFields: { cc_email: typed },
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.cc_email).toBe(sent);
+		expect((await readContact(String(items[0].json.id))).cc_email).toBe(sent);
+	});
+
+	test.each([
+		[
+			'11 addresses',
+			Array.from({ length: 11 }, (_, i) => `cc${i}@example.com`).join(','),
+			'at most 10 addresses, got 11',
+		],
+		['a blank address between two', 'a@example.com, ,b@example.com', ''],
+	])('CC Email with %s', async (_name, typed, refusal) => {
+		const result = await run(sandbox, {
+			resource: 'contact',
+			operation: 'create',
+			first_name: 'Carbon',
+			email: 'carbon@example.com',
+			additionalFields: { cc_email: typed },
+		});
+		if (refusal) {
+			expect(errorText(result)).toContain(`CC Email "cc_email": ${refusal}`);
+			expect(await requests(sandbox)).toHaveLength(0);
+		} else {
+			// A blank entry is dropped by the node, so the rule book never sees one.
+			expect(result.items[0].json.cc_email).toBe('a@example.com,b@example.com');
+		}
+	});
+
 	test('tags by ID and the agency by ID', async () => {
 		const { items } = await run(sandbox, {
 			resource: 'contact',

@@ -13,7 +13,7 @@ import { errorText, requests, run } from './support';
 const sandbox = withSandbox();
 
 /** Contact Get Many with one Updated Since value; the query the sandbox received. */
-async function sentSince(updatedSince: unknown, timezone: string) {
+async function sentSince(updatedSince: unknown, timezone: string, typeVersion?: number) {
 	const result = await run(
 		sandbox,
 		{
@@ -22,7 +22,7 @@ async function sentSince(updatedSince: unknown, timezone: string) {
 			limit: 1,
 			filters: { updated_since: updatedSince },
 		} as INodeParameters,
-		{ timezone },
+		{ timezone, typeVersion },
 	);
 	expect(result.error).toBeUndefined();
 	const log = await requests(sandbox);
@@ -118,5 +118,46 @@ describe('contact stats From and To', () => {
 		expect(result.error).toBeUndefined();
 		const [entry] = await requests(sandbox);
 		expect(entry.query).toMatchObject({ from: '2024-05-01T04:00:00Z', to: '2024-06-01T04:00:00Z' });
+	});
+});
+
+describe('version 1 workflows read a time without an offset as UTC, as before', () => {
+	// Version 1 sent such a value as it was given, and the API reads it as UTC. In the
+	// workflow's timezone, a saved Updated Since west of UTC would move hours later and
+	// a sync would skip the changes in between.
+	test.each([
+		['the date picker (no offset)', '2024-05-01T10:00:00', '2024-05-01T10:00:00Z'],
+		['ISO with a space', '2024-05-01 10:00', '2024-05-01T10:00:00Z'],
+		['an offset', '2024-05-01T10:00:00+02:00', '2024-05-01T08:00:00Z'],
+		['a bare date', '2024-05-01', '2024-05-01'],
+		[
+			'a Luxon DateTime (refused by version 1 before, an instant now)',
+			"={{ DateTime.fromISO('2024-05-01T10:00:00', { zone: 'Europe/Berlin' }) }}",
+			'2024-05-01T08:00:00Z',
+		],
+	])('%s, in a workflow set to America/Denver', async (_name, value, wire) => {
+		expect(await sentSince(value, 'America/Denver', 1)).toEqual(wire);
+	});
+
+	test('the same picked value in version 2 is read in the workflow timezone', async () => {
+		expect(await sentSince('2024-05-01T10:00:00', 'America/Denver', 2)).toBe(
+			'2024-05-01T16:00:00Z',
+		);
+	});
+
+	test('Contact Statistic From and To in version 1 are UTC too', async () => {
+		const result = await run(
+			sandbox,
+			{
+				resource: 'contactStats',
+				operation: 'getAll',
+				limit: 1,
+				filters: { from: '2024-05-01 00:00', to: '2024-06-01T00:00:00' },
+			},
+			{ timezone: 'America/New_York', typeVersion: 1 },
+		);
+		expect(result.error).toBeUndefined();
+		const [entry] = await requests(sandbox);
+		expect(entry.query).toMatchObject({ from: '2024-05-01T00:00:00Z', to: '2024-06-01T00:00:00Z' });
 	});
 });

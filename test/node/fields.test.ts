@@ -18,6 +18,7 @@ import {
 	tableWireFields,
 } from '../support/fieldMap';
 import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
+import type { Endpoint } from '../../nodes/shared/endpoints';
 import { returnAllFields } from '../../nodes/shared/fields';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { node } from './support';
@@ -263,3 +264,86 @@ function isTagNamePickerDeviation(problem: { rule: string; at: string }): boolea
 function asSource(value: unknown): string {
 	return JSON.stringify(value, null, '\t').replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, '$1$2:');
 }
+
+describe('every field with a format says it (issue 18)', () => {
+	interface Field {
+		path: string;
+		name: string;
+		type: string;
+		said: string;
+	}
+	/** Every field a user fills in: collection and fixedCollection entries and locator modes too. */
+	function fieldsOf(properties: INodeProperties[], path = ''): Field[] {
+		return properties.flatMap((p) => {
+			const here = `${path}${p.displayName}`;
+			const said = [p.description, p.hint, p.placeholder].filter(Boolean).join(' ');
+			const own: Field[] = [{ path: here, name: p.name, type: p.type, said }];
+			if (p.type === 'collection')
+				return [...own, ...fieldsOf(p.options as INodeProperties[], `${here} > `)];
+			if (p.type === 'fixedCollection')
+				return [
+					...own,
+					...(p.options as Array<{ values: INodeProperties[] }>).flatMap((o) =>
+						fieldsOf(o.values, `${here} > `),
+					),
+				];
+			if (p.type === 'resourceLocator')
+				return [
+					...own,
+					...(p.modes ?? []).map((m) => ({
+						path: `${here} (${m.displayName})`,
+						name: `${p.name}:${m.name}`,
+						type: m.type,
+						said: [said, m.placeholder, m.hint].filter(Boolean).join(' '),
+					})),
+				];
+			return own;
+		});
+	}
+
+	/** The format each kind of value has, and what saying it looks like. */
+	const FORMATS: Record<string, RegExp> = {
+		email: /@/,
+		'email-list': /comma-separated.*@|@.*comma-separated/i,
+		country: /ISO 3166/,
+		date: /YYYY-MM-DD/,
+		timestamp: /ISO 8601/,
+		uuid: /[0-9a-f]{8}-[0-9a-f]{4}-/,
+		'id-list': /comma-separated.*[0-9a-f]{8}-|[0-9a-f]{8}-.*…/i,
+		link: /link|https?:\/\//i,
+	};
+	/** Wire names whose type the endpoint table gives; the rest are named here. */
+	const formatOf = new Map<string, string>([
+		['website', 'link'],
+		['url', 'link'],
+		['contact_id:id', 'uuid'],
+		['inspection_id:id', 'uuid'],
+		['id:id', 'uuid'],
+		['agency_id:id', 'uuid'],
+		['contact_id:url', 'link'],
+		['inspection_id:url', 'link'],
+		['id:url', 'link'],
+		['agency_id:url', 'link'],
+	]);
+	for (const spec of Object.values(ENDPOINTS as Record<string, Endpoint>)) {
+		for (const entry of [...spec.query, ...(spec.body?.fields ?? [])])
+			if (entry.type in FORMATS && !formatOf.has(entry.name)) formatOf.set(entry.name, entry.type);
+	}
+
+	test.each([1, 2])('version %i', (version) => {
+		const properties = node.nodeVersions[version].description.properties.filter((p) => {
+			const versions = p.displayOptions?.show?.['@version'];
+			return !versions || JSON.stringify(versions).includes(version === 1 ? '[1]' : 'gte');
+		});
+		const formatted = fieldsOf(properties).filter((field) => formatOf.has(field.name));
+		expect(formatted.length).toBeGreaterThan(40);
+		const silent = formatted
+			// Pickers (From List, the tag lists) show names, and a locator's modes say the format.
+			.filter(
+				(field) => !['list', 'options', 'multiOptions', 'resourceLocator'].includes(field.type),
+			)
+			.filter((field) => !FORMATS[formatOf.get(field.name)!].test(field.said))
+			.map((field) => `${field.path}: ${formatOf.get(field.name)} not said in "${field.said}"`);
+		expect(silent).toEqual([]);
+	});
+});

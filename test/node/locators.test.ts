@@ -66,6 +66,7 @@ describe('the description', () => {
 
 describe('By URL (recordLinks)', () => {
 	const uuid = '3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a';
+	const other = '0d5c2b1e-8d47-4c1a-9e2f-6b5a4d3c2b1a';
 	test.each([
 		['contact', `https://app.example.com/contacts/${uuid}`, uuid],
 		['contact', `https://app.example.com/org/7/contacts/${uuid}/edit?tab=notes#top`, uuid],
@@ -76,6 +77,13 @@ describe('By URL (recordLinks)', () => {
 		['contact', `https://app.example.com/inspections/${uuid}`, undefined],
 		['inspection', `https://app.example.com/reports/not-an-id`, undefined],
 		['contact', `app.example.com/contacts/${uuid}`, undefined],
+		// A link of a shape the package has not seen is read when it holds exactly one ID.
+		['inspection', `https://reports.example.net/view?report=${uuid}&lang=en`, uuid],
+		['inspection', `https://portal.example.com/r/${uuid.toUpperCase()}#summary`, uuid],
+		['contact', `https://app.example.com/people/${uuid}/profile?copy=${uuid}`, uuid],
+		['contact', `https://app.example.com/inspections/${other}/contacts/${uuid}`, uuid],
+		['inspection', `https://portal.example.com/r/${uuid}?agent=${other}`, undefined],
+		['agency', `https://app.example.com/agencies/x${uuid}0`, undefined],
 	] as const)('%s from %s', (kind, url, id) => {
 		expect(idFromRecordUrl(kind, url)).toBe(id);
 	});
@@ -100,22 +108,79 @@ describe('By URL (recordLinks)', () => {
 		expect(byPortal.items[0].json.id).toBe(inspection.id);
 	});
 
-	test('a link without the record id fails the node, naming the field; nothing is sent', async () => {
-		// Typed in: the editor and n8n's parameter check refuse it before the run.
-		await expect(
-			run(sandbox, {
+	test('a link the node cannot read fails its item, naming the field and the link forms, never the whole run', async () => {
+		const links = [
+			'https://app.example.com/agencies/none',
+			`https://app.example.com/agencies/${String(contact.id)}`,
+			`https://app.example.com/contacts/${String(contact.id)}`,
+		];
+		for (const typed of [links[0], links[1]]) {
+			// Typed in (no expression): n8n's parameter check used to refuse the whole run.
+			const result = await run(sandbox, {
 				resource: 'contact',
 				operation: 'get',
-				id: rl('url', 'https://app.example.com/agencies/none'),
-			}),
-		).rejects.toThrow('Not a link to contact: it needs /contacts/ followed by the ID');
-		const mapped = await run(sandbox, {
+				id: rl('url', typed),
+			});
+			expect(result.error?.message).toMatch(
+				/^Contact \(By URL\): the link ".*" (holds no ID|is a link to another kind of record \(Agency\))/,
+			);
+			expect(result.error?.description).toBe(
+				'By URL takes a link to the contact (…/contacts/<ID>), or any http(s) link that holds exactly one ID (a UUID).',
+			);
+		}
+		// From an expression, item by item: with continue-on-fail the good link still runs.
+		const mapped = await run(
+			sandbox,
+			{
+				resource: 'contact',
+				operation: 'get',
+				id: rl('url', '={{ $json.link }}'),
+				simplify: false,
+			},
+			{ items: links.map((link) => ({ json: { link } })), continueOnFail: true },
+		);
+		expect(mapped.error).toBeUndefined();
+		expect(mapped.items.map((item) => item.json.error ?? item.json.id)).toEqual([
+			expect.stringMatching(/^Contact \(By URL\): the link .* holds no ID/),
+			expect.stringMatching(/is a link to another kind of record/),
+			contact.id,
+		]);
+		expect(await requests(sandbox, { pathPrefix: '/v1' })).toHaveLength(1);
+	});
+
+	test('the agency in Additional Fields and in Filters takes a link too', async () => {
+		const agency = (await api<{ data: IDataObject[] }>(sandbox, '/v1/agencies', { limit: '1' }))
+			.data[0];
+		const link = `https://app.example.com/agencies/${String(agency.id)}`;
+		const created = await run(sandbox, {
 			resource: 'contact',
-			operation: 'get',
-			id: rl('url', '={{ "https://app.example.com/agencies/none" }}'),
+			operation: 'create',
+			first_name: 'Linked',
+			email: 'linked.by.url@example.com',
+			additionalFields: { agency_id: rl('url', link) },
 		});
-		// From an expression: the link is checked when the item runs.
-		expect(mapped.error?.message).toMatch(/Contact parameter's value is invalid/);
+		expect(created.error).toBeUndefined();
+		expect(created.items[0].json.agency_id).toBe(agency.id);
+		const listed = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
+			simplify: false,
+			filters: { agency_id: rl('url', link) },
+		});
+		expect(listed.error).toBeUndefined();
+		expect(listed.items.map((item) => item.json.id)).toContain(created.items[0].json.id);
+		await sandbox.control.clearRequests();
+
+		const refused = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 1,
+			filters: { agency_id: rl('url', 'https://app.example.com/agencies/') },
+		});
+		expect(refused.error?.message).toBe(
+			'Invalid value for Agency "agency_id": the link "https://app.example.com/agencies/" holds no ID (a UUID); By URL takes a link to the agency (…/agencies/<ID>), or any http(s) link that holds exactly one ID (a UUID)',
+		);
 		expect(await requests(sandbox, { pathPrefix: '/v1' })).toHaveLength(0);
 	});
 });

@@ -132,3 +132,84 @@ test('walks cut short by the poll budget resume where they stopped: every record
 	// Caught up: the next polls finish their walks and emit nothing more.
 	for (let i = 0; i < 4; i++) expect((await poller.tick()).items).toBeNull();
 });
+
+describe("a poll's time is its budget, waits and slow answers included", () => {
+	const BUDGET_MS = 2_000;
+	const WAIT_MS = 8_000;
+
+	/** Polls until every contact came out as existing; the ticks' durations and the keys seen. */
+	async function pollAll(poller: StagedPoller, expected: number) {
+		const seen: string[] = [];
+		const durations: number[] = [];
+		for (let ticks = 0; seen.length < expected && ticks < 20; ticks++) {
+			const started = Date.now();
+			const tick = await poller.tick(BUDGET_MS);
+			durations.push(Date.now() - started);
+			expect(tick.error).toBeUndefined();
+			for (const item of tick.items ?? []) seen.push(String((item.json.record as IDataObject).id));
+		}
+		return { seen, durations };
+	}
+
+	it.each([
+		['a 429 whose Retry-After outlasts the budget', { kind: '429' as const, retry_after: 8 }],
+		['an answer slower than the budget', { kind: 'slow' as const, delay_ms: WAIT_MS }],
+	])(
+		'%s: the poll returns on time with the pages it has, and the next polls go on from there',
+		async (_, fault) => {
+			const poller = new StagedPoller(
+				trigger,
+				{ events: ['contact.created'], options: { emitExisting: true } },
+				sandbox.credentials(),
+			);
+			const contacts = (await listAll('/v1/contacts')).map((c) => String(c.id));
+			// The first page answers; the second waits.
+			await sandbox.control.queueFaults(
+				{ kind: 'slow', delay_ms: 0, method: 'GET', path: '/v1/contacts' },
+				{ ...fault, method: 'GET', path: '/v1/contacts' },
+			);
+			const started = Date.now();
+			const first = await poller.tick(BUDGET_MS);
+			expect(Date.now() - started).toBeLessThan(WAIT_MS - 2_000);
+			expect(first.error).toBeUndefined();
+			expect(first.items).toHaveLength(200);
+			expect(poller.commits).toBe(1);
+
+			const rest = await pollAll(poller, contacts.length - 200);
+			const seen = [
+				...(first.items ?? []).map((item) => String((item.json.record as IDataObject).id)),
+				...rest.seen,
+			];
+			expect(new Set(seen).size).toBe(seen.length);
+			expect(new Set(seen)).toEqual(new Set(contacts));
+			// No poll outlasted its budget by more than the time it takes to wrap up.
+			expect(Math.max(...rest.durations)).toBeLessThan(WAIT_MS - 2_000);
+		},
+	);
+});
+
+test('one page a poll still ends the baseline and reports what changes after it', async () => {
+	const poller = new StagedPoller(
+		trigger,
+		{ events: ['contact.created', 'contact.updated'], options: {} },
+		sandbox.credentials(),
+	);
+	// 520 contacts are 3 pages: the baseline and the window after it take a few polls of one page.
+	for (let i = 0; i < 8; i++) expect((await poller.tick(1)).items).toBeNull();
+	const [contact] = await listAll('/v1/contacts');
+	const changed = (await sandbox.control.updateContact(String(contact.id), {
+		notes: 'after the baseline',
+	})) as IDataObject;
+	const reported: unknown[] = [];
+	for (let i = 0; i < 4 && reported.length === 0; i++) {
+		const tick = await poller.tick(1);
+		expect(tick.error).toBeUndefined();
+		reported.push(
+			...(tick.items ?? []).map((item) => [
+				item.json.event,
+				(item.json.record as IDataObject).updated_at,
+			]),
+		);
+	}
+	expect(reported).toEqual([['contact.updated', changed.updated_at]]);
+});

@@ -35,10 +35,14 @@ export interface TickResult {
 	error?: Error;
 }
 
+let pollers = 0;
+
 export class StagedPoller {
 	/** The durable cursor: what survives a restart. */
 	committed: IDataObject = {};
 	commits = 0;
+	/** Each poller is a workflow of its own, as n8n tells trigger nodes apart. */
+	private readonly workflowId = `staged-workflow-${++pollers}`;
 
 	constructor(
 		private readonly node: INodeType,
@@ -46,7 +50,11 @@ export class StagedPoller {
 		private readonly credentials: TestCredentials,
 	) {}
 
-	async tick(pollBudgetMs?: number): Promise<TickResult> {
+	/**
+	 * One occurrence. `readCursor`: the cursor n8n read when the occurrence
+	 * started, if that was before the last commit (default: the committed one).
+	 */
+	async tick(pollBudgetMs?: number, readCursor?: IDataObject): Promise<TickResult> {
 		const core = await bootN8nCore();
 		const type = typeName(this.node);
 		const definition: INode = {
@@ -58,7 +66,14 @@ export class StagedPoller {
 			parameters: this.parameters as INode['parameters'],
 			credentials: nodeCredentials(this.credentials),
 		};
-		const workflow = buildWorkflow([definition], {}, new NodeTypeRegistry().add(type, this.node));
+		const workflow = buildWorkflow(
+			[definition],
+			{},
+			new NodeTypeRegistry().add(type, this.node),
+			undefined,
+			undefined,
+			this.workflowId,
+		);
 		const node = workflow.getNode(definition.name) as INode;
 
 		let staged: { snapshot: IDataObject; seed: string } | undefined;
@@ -84,10 +99,8 @@ export class StagedPoller {
 			},
 			async () => commit(),
 			async <T>(poll: () => Promise<T>) => {
-				staged = {
-					snapshot: structuredClone(this.committed),
-					seed: JSON.stringify(this.committed),
-				};
+				const cursor = readCursor ?? this.committed;
+				staged = { snapshot: structuredClone(cursor), seed: JSON.stringify(cursor) };
 				try {
 					return await poll();
 				} finally {

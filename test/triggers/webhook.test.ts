@@ -123,13 +123,27 @@ describe('the HMAC signature', () => {
 	const parameters = { verifySignature: true, signatureHeader: 'X-Signature' };
 	const body = payload('inspection.published');
 
-	test('a correct HMAC-SHA256 of the raw body passes, as hex, base64 or sha256=hex', async () => {
+	/** Every form the check reads, each named in the Verify Signature help below. */
+	const signatureForms = (hex: string) => {
+		const bytes = Buffer.from(hex, 'hex');
+		return {
+			hex,
+			base64: bytes.toString('base64'),
+			'URL-safe': bytes.toString('base64url'),
+			'sha256=': `sha256=${hex}`,
+			'sha256= base64': `sha256=${bytes.toString('base64')}`,
+		};
+	};
+
+	test('the Verify Signature help names every form the check accepts', () => {
+		const help = trigger.description.properties.find((p) => p.name === 'verifySignature');
+		for (const name of ['hex', 'base64', 'URL-safe', '"sha256="'])
+			expect(help?.description).toContain(name);
+	});
+
+	test('a correct HMAC-SHA256 of the raw body passes, in every form the help names', async () => {
 		const { rawBody, signature } = signed(body);
-		const forms = [
-			signature,
-			`sha256=${signature}`,
-			Buffer.from(signature, 'hex').toString('base64'),
-		];
+		const forms = Object.values(signatureForms(signature));
 		for (const form of forms) {
 			const outcome = await deliver(
 				{ headers: { 'X-Webhook-Secret': SECRET, 'X-Signature': form }, body, rawBody },

@@ -17,6 +17,7 @@ import type { EndpointKey } from '../../shared/endpoints';
 import { filtersCollection } from '../../shared/fields';
 import { apiRequest } from '../../shared/transport';
 import { forEachItem } from './execution';
+import { dateTimeZone } from './timezone';
 import { shownFor, type Operation } from './operation';
 import { filterValues } from './wireValues';
 
@@ -35,7 +36,7 @@ export function countOperation(config: {
 			const query = filterValues(
 				endpoint,
 				this.getNodeParameter('filters', itemIndex, {}) as IDataObject,
-				this.getTimezone(),
+				dateTimeZone(this),
 			);
 			const page = await apiRequest.call(this, endpoint, { query: { ...query, limit: 1 } });
 			if (typeof page.total !== 'number') {

@@ -7,12 +7,17 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../../shared/rules/formats';
+import { RuleViolation } from '../../shared/rules/violation';
+import { invalidInput } from '../../shared/validation';
 import { locatorParameter } from './locatorsByVersion';
 
 export type ItemError = NodeApiError | NodeOperationError;
 
 /** Tags a transport or parameter error with the item it belongs to; wraps anything else. */
 function itemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+	// A broken input rule (e.g. a Filters value) names its field, as underRule would.
+	if (error instanceof RuleViolation)
+		error = invalidInput(ctx.getNode(), error.field, error.reason);
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex = itemIndex;
 		return error;

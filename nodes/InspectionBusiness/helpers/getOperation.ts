@@ -15,6 +15,7 @@ import { idsParamOf } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
 import { batchedIdField, queryParam, queryProperty } from '../../shared/fields';
 import { batchedGet } from './batchedGet';
+import { dateTimeZone } from './timezone';
 import { shownFor, type Operation } from './operation';
 import { outputShape, simplifyProperties, type SimplifyConfig } from './simplifyOption';
 import { filterValues } from './wireValues';
@@ -76,7 +77,7 @@ function optionValues(endpoint: EndpointKey) {
 		return filterValues(
 			endpoint,
 			this.getNodeParameter('options', itemIndex, {}) as IDataObject,
-			this.getTimezone(),
+			dateTimeZone(this),
 		);
 	};
 }

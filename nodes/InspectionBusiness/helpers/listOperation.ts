@@ -18,6 +18,7 @@ import { filtersCollection, pathIdField, returnAllFields, sortFields } from '../
 import { readAll } from '../../shared/transport';
 import { forEachItem } from './execution';
 import { locatorParameter } from './locatorsByVersion';
+import { dateTimeZone } from './timezone';
 import { shownFor, type Operation } from './operation';
 import { outputShape, simplifyProperties, type SimplifyConfig } from './simplifyOption';
 import { filterValues, sortValue } from './wireValues';
@@ -100,7 +101,7 @@ function listQuery(ctx: IExecuteFunctions, list: ListShape, itemIndex: number): 
 		? filterValues(
 				list.endpoint,
 				ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject,
-				ctx.getTimezone(),
+				dateTimeZone(ctx),
 			)
 		: {};
 	if (list.sortable) {

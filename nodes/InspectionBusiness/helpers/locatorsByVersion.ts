@@ -11,8 +11,9 @@ import type {
 	IExecuteFunctions,
 	INodeProperties,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { locatorProperty } from '../../shared/locators';
+import { linkForms, locatorProperty, readRecordLink, recordName } from '../../shared/locators';
 import type { LocatorKind } from '../../shared/locators';
 
 /** The first version whose id fields are locators. */
@@ -70,11 +71,26 @@ export function withLocators(properties: INodeProperties[]): INodeProperties[] {
 }
 
 /**
- * The id a picked field holds: a v1 string, a locator's value (a link's id is
- * extracted by n8n with the mode's regex, see recordLinks), or a string from an expression.
+ * The id a picked field holds: a v1 string, a locator's value, or a string
+ * from an expression. A By URL link is read here, item by item (recordLinks, or any
+ * link holding exactly one UUID); one the node cannot read fails its item,
+ * naming the field and the link forms it reads.
  */
 export function locatorParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
-	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	if (value && typeof value === 'object') return String((value as IDataObject).value ?? '').trim();
-	return String(value ?? '').trim();
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (!value || typeof value !== 'object') return String(value ?? '').trim();
+	const { mode, value: given } = value as IDataObject;
+	const text = String(given ?? '').trim();
+	const kind =
+		name === 'id'
+			? GET_ID_BY_RESOURCE[ctx.getNodeParameter('resource', itemIndex) as string]
+			: BY_NAME[name];
+	if (mode !== 'url' || !kind) return text;
+	const read = readRecordLink(kind, text);
+	if ('id' in read) return read.id;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${recordName(kind)} (By URL): the link "${text}" ${read.problem}`,
+		{ itemIndex, description: `By URL takes ${linkForms(kind)}.` },
+	);
 }

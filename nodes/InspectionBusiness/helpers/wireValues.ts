@@ -7,8 +7,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../shared/endpoints';
-import type { Endpoint, EndpointKey } from '../../shared/endpoints';
+import type { BodyField, Endpoint, EndpointKey } from '../../shared/endpoints';
 import { bodyField, bodyFields } from '../../shared/fields';
+import { linkForms, readRecordLink } from '../../shared/locators';
+import type { LocatorKind } from '../../shared/locators';
 import { toWireDate, toWireTimestamp } from '../../shared/rules/dates';
 import { RuleViolation } from '../../shared/rules/violation';
 
@@ -17,11 +19,27 @@ export function sortValue(field: string, direction: string): string | undefined 
 	return direction === 'desc' ? `-${field}` : field;
 }
 
-/** A resource locator's value, or a plain string given by expression. */
-function locatorValue(value: unknown): string {
-	if (value && typeof value === 'object' && 'value' in value)
-		return String((value as IDataObject).value ?? '');
-	return typeof value === 'string' ? value : '';
+/** The locators inside collections (Additional Fields, Filters): the agency, by its wire name. */
+const COLLECTION_LOCATORS: Record<string, LocatorKind> = { agency_id: 'agency' };
+
+/**
+ * A resource locator's id, or a plain string given by expression. n8n does not
+ * read the links of locators inside a collection, so a By URL link is read
+ * here; one the node cannot read fails the item, naming the field.
+ */
+function locatorValue(name: string, value: unknown): string {
+	if (!value || typeof value !== 'object' || !('value' in value))
+		return typeof value === 'string' ? value : '';
+	const { mode, value: given } = value as IDataObject;
+	const text = String(given ?? '');
+	const kind = COLLECTION_LOCATORS[name];
+	if (mode !== 'url' || !kind) return text;
+	const read = readRecordLink(kind, text);
+	if ('id' in read) return read.id;
+	throw new RuleViolation(
+		name,
+		`the link "${text.trim()}" ${read.problem}; By URL takes ${linkForms(kind)}`,
+	);
 }
 
 /** A comma-separated list or an array (from an expression) as a clean list. */
@@ -51,10 +69,10 @@ const isUntouched = (value: unknown) =>
 		Object.keys(value).length === 0);
 
 /** One body field's parameter value, normalised for the wire (not yet checked). */
-function bodyValue(type: string, value: unknown, timeZone: string): unknown {
-	switch (type) {
+function bodyValue(field: BodyField, value: unknown, timeZone: string): unknown {
+	switch (field.type) {
 		case 'uuid':
-			return locatorValue(value);
+			return locatorValue(field.name, value);
 		case 'uuid-array':
 		case 'string-array':
 			return listValue(value);
@@ -83,7 +101,7 @@ export function bodyValues(
 ): IDataObject {
 	const body: IDataObject = {};
 	for (const field of bodyFields(endpoint)) {
-		const value = bodyValue(field.type, values[field.name], timeZone);
+		const value = bodyValue(field, values[field.name], timeZone);
 		if (!isUntouched(value)) body[field.name] = value as IDataObject[string];
 	}
 	return body;
@@ -147,7 +165,7 @@ export function filterValues(
 	for (const param of ENDPOINTS[endpoint].query) {
 		let value: unknown = values[param.name];
 		if (param.type === 'id-list' || param.type === 'string-array') value = listValue(value);
-		else if (param.type === 'uuid') value = locatorValue(value);
+		else if (param.type === 'uuid') value = locatorValue(param.name, value);
 		else if (param.type === 'timestamp' && !isUntouched(value))
 			value = toWireTimestamp(value, timeZone);
 		if (!isUntouched(value)) query[param.name] = value as IDataObject[string];

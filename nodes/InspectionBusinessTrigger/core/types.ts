@@ -18,6 +18,11 @@ export interface ListPage {
 	/** The API refused a cursor kept from an earlier poll (400): the walk starts its window over. */
 	staleCursor?: boolean;
 	/**
+	 * The poll's time ran out while this page was asked (a wait for the rate
+	 * limit, a slow answer): the walk stops before it, and the next poll asks it again.
+	 */
+	outOfTime?: boolean;
+	/**
 	 * The server's time when it answered (ms; the node's source reads the
 	 * response's Date header, else the local clock). No high-water mark passes
 	 * it, so a record dated in the future cannot hide the changes after it.

@@ -185,18 +185,24 @@ export async function walkList(
 					? found.sort((a, b) => changeTime(a.record) - changeTime(b.record))
 					: found.reverse()),
 		);
-	for (;;) {
-		if (!ctx.budget.allows(ctx.budgetShare)) {
-			// What becomes visible late has an updated_at close to now, so at or after the newest seen, minus a lag.
+	/** Stops before the next page; the next poll continues from the cursor. */
+	const cutShort = () => {
+		// What becomes visible late has an updated_at close to now, so at or after the newest seen, minus a lag.
+		// A walk cut before its first page has nothing behind a cursor, so no window follows it: with
+		// one page a poll, each window after a leftover would otherwise leave another one, forever.
+		if (walk.cursor !== null || walk.top !== null)
 			walk.anchor ??= newestOf(state.position, walk.top);
-			state.walk = walk;
-			flush();
-			return false;
-		}
+		state.walk = walk;
+		flush();
+		return false;
+	};
+	for (;;) {
+		if (!ctx.budget.allows(ctx.budgetShare)) return cutShort();
 		const query = listQuery(ctx.resource, walk.since, plan.sort);
 		const page = await ctx.budget.timed(() =>
 			ctx.source.fetch({ resource: ctx.resource, query, cursor: walk.cursor }),
 		);
+		if (page.outOfTime) return cutShort();
 		if (page.staleCursor && walk.cursor !== null) {
 			walk.cursor = null;
 			// Ascending, everything before the walk's newest record is done; newest first, nothing is.

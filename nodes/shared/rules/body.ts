@@ -2,7 +2,8 @@
  * JSON body rules (ContactCreate, ContactUpdate): no fields beyond the
  * schema's, nullability, each field's type and format, required fields, and
  * the mutually exclusive pairs (tags / tag_ids). Returns the body as the API
- * stores it (emails trimmed, ids in lower case, id lists without repeats).
+ * stores it (an email trimmed, ids in lower case, id lists without repeats; a
+ * CC list as it was sent).
  */
 import { type BodyField, type Endpoint, ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
 import { isBlank, isCalendarDate, isCountryCode, isEmail, isUuid, NOT_AN_ID } from './formats';
@@ -24,7 +25,8 @@ function checkEmailList(value: unknown, field: BodyField): string {
 	if (bad !== undefined) throw broken(field, `"${bad}" is not an email address`);
 	const max = field.maxItems ?? LIMITS.ccEmailMax;
 	if (emails.length > max) throw broken(field, `at most ${max} addresses, got ${emails.length}`);
-	return emails.join(', ');
+	// Checked address by address, stored as sent: the API does not re-format the list.
+	return value;
 }
 
 /** A list of ids (tag_ids): each a UUID; sent in lower case without repeats. */

@@ -9,7 +9,7 @@
  * link, by ID, from the list), count every list and read the new Gets.
  */
 import { SANDBOX_CREDENTIAL } from '../../../scripts/workflows';
-import { actionNode, base64ToFile, chain, codeNode, manualTrigger } from './build';
+import { actionNode, base64ToFile, chain, codeNode, manualTrigger, setNode } from './build';
 import { onePagePdf, PHOTO_JPEG } from './files';
 
 export const ALL_OPERATIONS_ID = 'IbE2eAllOps00001';
@@ -130,9 +130,16 @@ export function allOperationsWorkflow() {
 				`return [{ json: { inspectionId: confirmed.json.id, report: '${REPORT_PDF.toString('base64')}' } }];`,
 			].join('\n'),
 		),
+		// Later nodes read the id from a Set node, not from the Code node: n8n 1.123's default
+		// expression engine (vm) cannot hand a Code node's items to `$('…')` ("could not be
+		// cloned") and the expression comes out empty (docs/notes/compat.md).
+		setNode('Report target', {
+			inspectionId: '={{ $json.inspectionId }}',
+			report: '={{ $json.report }}',
+		}),
 		base64ToFile('Report file', 'report', 'E2E report.pdf', 'application/pdf'),
 		ib('Upload report', 'attachment', 'upload', {
-			inspection_id: first('Report bytes', 'inspectionId'),
+			inspection_id: first('Report target', 'inspectionId'),
 			kind: 'report',
 			name: 'E2E report',
 			description: 'Uploaded by the e2e test',
@@ -141,7 +148,7 @@ export function allOperationsWorkflow() {
 		codeNode('Document bytes', `return [{ json: { csv: '${DOCUMENT_CSV.toString('base64')}' } }];`),
 		base64ToFile('Document file', 'csv', 'findings.csv', 'text/csv'),
 		ib('Upload document', 'attachment', 'upload', {
-			inspection_id: first('Report bytes', 'inspectionId'),
+			inspection_id: first('Report target', 'inspectionId'),
 			kind: 'document',
 			internal_only: true,
 			binaryPropertyName: 'data',
@@ -150,7 +157,7 @@ export function allOperationsWorkflow() {
 			'Attachments of inspection',
 			'attachment',
 			'getAllForInspection',
-			{ inspection_id: first('Report bytes', 'inspectionId'), returnAll: true },
+			{ inspection_id: first('Report target', 'inspectionId'), returnAll: true },
 			once,
 		),
 		ib(
@@ -159,7 +166,7 @@ export function allOperationsWorkflow() {
 			'download',
 			{
 				source: 'attachment',
-				inspection_id: first('Report bytes', 'inspectionId'),
+				inspection_id: first('Report target', 'inspectionId'),
 				attachment_id: first('Upload report', 'id'),
 				binaryPropertyName: 'downloaded',
 			},
@@ -213,7 +220,7 @@ export function allOperationsWorkflow() {
 			'attachment',
 			'get',
 			{
-				inspection_id: rl('id', first('Report bytes', 'inspectionId')),
+				inspection_id: rl('id', first('Report target', 'inspectionId')),
 				attachment_id: rl('list', first('Upload report', 'id')),
 			},
 			v2,

@@ -48,6 +48,25 @@ export const codeNode = (name: string, jsCode: string): WorkflowNode => ({
 	parameters: { jsCode },
 });
 
+/** An Edit Fields (Set) node that outputs exactly `fields` (values may be expressions). */
+export const setNode = (name: string, fields: Record<string, string>): WorkflowNode => ({
+	name,
+	type: 'n8n-nodes-base.set',
+	typeVersion: 3.4,
+	parameters: {
+		mode: 'manual',
+		assignments: {
+			assignments: Object.entries(fields).map(([field, value], index) => ({
+				id: `${name}-${index}`,
+				name: field,
+				value,
+				type: 'string',
+			})),
+		},
+		options: {},
+	},
+});
+
 /** Convert to File, "Move Base64 String to File": the JSON property becomes binary `data`. */
 export const base64ToFile = (
 	name: string,

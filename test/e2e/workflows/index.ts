@@ -1,7 +1,7 @@
 /** The credentials and test-only workflows the global setup imports besides the examples. */
 import { SANDBOX_KEYS } from '../../../sandbox/index';
 import type { N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
-import { sandboxCredential } from '../../../scripts/workflows';
+import { sandboxCredential, sandboxWebhookCredential } from '../../../scripts/workflows';
 import { allOperationsWorkflow } from './all-operations';
 import {
 	GLOBEX_CREDENTIAL,
@@ -19,6 +19,7 @@ import { upsertWorkflow } from './upsert';
 export function e2eCredentials(sandboxUrl: string): N8nCredential[] {
 	return [
 		sandboxCredential(sandboxUrl),
+		sandboxWebhookCredential(),
 		sandboxCredential(sandboxUrl, { ...GLOBEX_CREDENTIAL, apiKey: SANDBOX_KEYS.globex }),
 		replayTriggerCredential(),
 	];

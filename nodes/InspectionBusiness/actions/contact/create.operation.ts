@@ -7,6 +7,7 @@ import { apiRequest } from '../../../shared/transport';
 import { underRule } from '../../../shared/validation';
 import { assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachItem } from '../../helpers/execution';
+import { dateTimeZone } from '../../helpers/timezone';
 import { bodyValues } from '../../helpers/wireValues';
 
 export const endpoint: EndpointKey = 'createContact';
@@ -37,7 +38,7 @@ export async function execute(
 			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
 		};
 		for (const name of REQUIRED) values[name] = this.getNodeParameter(name, itemIndex);
-		const body = underRule(this.getNode(), () => bodyValues(endpoint, values, this.getTimezone()));
+		const body = underRule(this.getNode(), () => bodyValues(endpoint, values, dateTimeZone(this)));
 		assertNoExclusiveConflict(this, endpoint, body, itemIndex);
 		const contact = (await apiRequest.call(this, endpoint, { body })) as IDataObject;
 		return [{ json: contact, pairedItem: { item: itemIndex } }];

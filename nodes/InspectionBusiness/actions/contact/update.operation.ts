@@ -7,6 +7,7 @@ import { apiRequest } from '../../../shared/transport';
 import { underRule } from '../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { forEachIdItem } from '../../helpers/execution';
+import { dateTimeZone } from '../../helpers/timezone';
 import { bodyValues } from '../../helpers/wireValues';
 
 export const endpoint: EndpointKey = 'updateContact';
@@ -36,7 +37,7 @@ export async function execute(
 	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
 		const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const body = underRule(this.getNode(), () =>
-			bodyValues(endpoint, updateFields, this.getTimezone()),
+			bodyValues(endpoint, updateFields, dateTimeZone(this)),
 		);
 		addFieldsToClear(this, endpoint, body, itemIndex, 'Update Fields');
 		if (Object.keys(body).length === 0) {

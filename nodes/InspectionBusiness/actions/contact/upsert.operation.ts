@@ -9,6 +9,7 @@ import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/conta
 import { emailKey, matchEmails } from '../../helpers/emailMatch';
 import { continueOrThrow, errorItem } from '../../helpers/execution';
 import type { ItemError } from '../../helpers/execution';
+import { dateTimeZone } from '../../helpers/timezone';
 import { bodyValues } from '../../helpers/wireValues';
 
 /**
@@ -105,7 +106,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Pending {
 		...(ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
 		first_name: ctx.getNodeParameter('first_name', itemIndex, ''),
 	};
-	const changes = underRule(ctx.getNode(), () => bodyValues(UPDATE, values, ctx.getTimezone()));
+	const changes = underRule(ctx.getNode(), () => bodyValues(UPDATE, values, dateTimeZone(ctx)));
 	addFieldsToClear(ctx, UPDATE, changes, itemIndex, 'Additional Fields');
 	assertNoExclusiveConflict(ctx, UPDATE, changes, itemIndex);
 	return { email: String(email), changes };

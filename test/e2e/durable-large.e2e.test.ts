@@ -1,0 +1,228 @@
+/**
+ * `npm run test:durable` (DURABLE_LARGE=1; skipped in `npm test`): the polling
+ * trigger under n8n's durable scheduler with its defaults (a poll every 15
+ * seconds, a 45 s poll timeout, so a 36 s budget) on the sandbox's large
+ * account at the real 120 requests a minute: a baseline of 20,000
+ * inspections (DURABLE_LARGE_RESOURCE=contacts: 50,000 contacts) over many
+ * polls, n8n restarted in the middle of it, then catch-ups of thousands of
+ * changes made while n8n was down and while it polls. Every poll ends within
+ * the timeout, none starts a list over, every change is reported once. It
+ * prints the figures docs/notes/durable.md quotes. About 20 minutes.
+ */
+import { waitFor } from '../../scripts/processes';
+import {
+	ABANDONED,
+	DurableN8n,
+	every15Seconds,
+	type PollRun,
+	pollRuns,
+	pollWorkflow,
+	SKIPPED,
+	sqliteTime,
+	startsWholeWalk,
+	TRIGGER_NODE,
+} from './support/durable';
+import { SandboxApi } from './support/sandbox-api';
+
+type Json = Record<string, unknown>;
+type Rec = Json & { id: string; updated_at: string };
+
+const MINUTE = 60_000;
+const WORKFLOW = 'IbDurableLargeE2e';
+const TIMEOUT_MS = 45_000;
+const BUDGET_MS = 36_000;
+const RESOURCE = process.env.DURABLE_LARGE_RESOURCE === 'contacts' ? 'contacts' : 'inspections';
+const PATH = `/v1/${RESOURCE}`;
+const EVENTS =
+	RESOURCE === 'contacts'
+		? ['contact.created', 'contact.updated']
+		: ['inspection.created', 'inspection.updated', 'inspection.rescheduled'];
+const EVENT = RESOURCE === 'contacts' ? 'contact.updated' : 'inspection.rescheduled';
+
+const large = process.env.DURABLE_LARGE === '1' ? describe : describe.skip;
+
+let n8n: DurableN8n;
+let api: SandboxApi;
+let records: Rec[] = [];
+const reported: Json[] = [];
+const readExecutions = new Set<string>();
+let changes = 0;
+
+const versionOf = (record: Json) => `${String(record.id)}@${String(record.updated_at)}`;
+const log = (line: string) => process.stderr.write(`[durable-large] ${line}\n`);
+
+async function collect(): Promise<void> {
+	for (const execution of (await n8n.rest.executions(WORKFLOW)).reverse()) {
+		if (
+			readExecutions.has(execution.id) ||
+			!['success', 'error', 'crashed'].includes(execution.status)
+		)
+			continue;
+		readExecutions.add(execution.id);
+		const data = await n8n.rest.executionData<{
+			resultData: {
+				runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }>> } }>>;
+			};
+		}>(execution.id);
+		for (const run of data.resultData.runData[TRIGGER_NODE] ?? [])
+			reported.push(...(run.data?.main[0] ?? []).map((item) => item.json));
+	}
+}
+
+/** One change of record `index`: a new version the trigger must report once. */
+async function change(index: number): Promise<Rec> {
+	const { id } = records[index];
+	changes++;
+	if (RESOURCE === 'contacts')
+		return (await n8n.control.updateContact(id, { notes: `change ${changes}` })) as Rec;
+	const day = new Date(Date.UTC(2027, 0, 1) + (changes % 3000) * 3_600_000).toISOString();
+	return (await n8n.control.rescheduleInspection(id, day)) as Rec;
+}
+
+/** Changes `count` records from `first` on, 50 at a time; their new versions. */
+async function changeMany(first: number, count: number): Promise<Map<string, string>> {
+	const expected = new Map<string, string>();
+	for (let at = first; at < first + count; at += 50) {
+		const batch = Array.from({ length: Math.min(50, first + count - at) }, (_, i) => at + i);
+		for (const record of await Promise.all(batch.map(change)))
+			expected.set(versionOf(record), EVENT);
+	}
+	return expected;
+}
+
+async function untilReported(expected: Map<string, string>, timeoutMs: number): Promise<void> {
+	await waitFor(
+		`${expected.size} changes to be reported`,
+		async () => {
+			await collect();
+			const versions = new Set(reported.map((item) => versionOf(item.record as Json)));
+			return [...expected.keys()].every((version) => versions.has(version)) || undefined;
+		},
+		{ timeoutMs, intervalMs: 5000 },
+	);
+}
+
+function expectOnce(expected: Map<string, string>): void {
+	const counts = new Map<string, string[]>();
+	for (const item of reported) {
+		const version = versionOf(item.record as Json);
+		if (expected.has(version))
+			counts.set(version, [...(counts.get(version) ?? []), String(item.event)]);
+	}
+	const wrong = [...expected].filter(([version, event]) => counts.get(version)?.join() !== event);
+	expect(wrong.map(([version]) => [version, counts.get(version)])).toEqual([]);
+}
+
+const describeRuns = (runs: PollRun[]) => {
+	const working = runs.filter((run) => run.pages > 0);
+	const ms = working.map((run) => run.ms);
+	return (
+		`${runs.length} polls, ${working.length} with requests; ms min/median/max ` +
+		`${Math.min(...ms)}/${ms.sort((a, b) => a - b)[Math.floor(ms.length / 2)]}/${Math.max(...ms)}; ` +
+		`pages per working poll ${working.map((run) => run.pages).join(' ')}`
+	);
+};
+
+large(`a ${RESOURCE} baseline and catch-ups on the large account`, () => {
+	beforeAll(async () => {
+		n8n = await DurableN8n.prepare(
+			'durable-large',
+			() => [pollWorkflow(WORKFLOW, EVENTS, every15Seconds())],
+			'large',
+		);
+		api = new SandboxApi(n8n.sandbox.baseUrl);
+		records = await api.all<Rec>(PATH);
+		log(`${records.length} ${RESOURCE}`);
+		await n8n.start();
+	}, 15 * MINUTE);
+
+	afterAll(async () => await n8n?.dispose());
+
+	it(
+		'takes the baseline over many polls, each within the timeout, resumes it after a restart, and starts no list over',
+		async () => {
+			const started = Date.now();
+			// Restart once the baseline has committed progress twice (two polls with requests).
+			await waitFor(
+				'two polls of the baseline',
+				async () =>
+					pollRuns(await n8n.tasks(), await n8n.triggerRequests()).filter((run) => run.pages > 0)
+						.length >= 2 || undefined,
+				{ timeoutMs: 5 * MINUTE, intervalMs: 5000 },
+			);
+			const beforeRestart = await n8n.triggerRequests();
+			log(
+				`restarting n8n ${Math.round((Date.now() - started) / 1000)} s in, after ${beforeRestart.length} requests`,
+			);
+			await n8n.stop();
+			const restartedAt = Date.now();
+			await n8n.start();
+
+			let touches = 0;
+			let lastTouch = 0;
+			const sentinel = records.length - 1;
+			await waitFor(
+				'the baseline to end and a change after it to be reported',
+				async () => {
+					if (Date.now() - lastTouch > 30_000) {
+						touches++;
+						await change(sentinel);
+						lastTouch = Date.now();
+					}
+					await collect();
+					return reported.length > 0 || undefined;
+				},
+				{ timeoutMs: 30 * MINUTE, intervalMs: 5000 },
+			);
+			const requests = await n8n.triggerRequests();
+			const runs = pollRuns(await n8n.tasks(), requests);
+			log(
+				`baseline of ${records.length} ${RESOURCE} done ${Math.round((Date.now() - started) / 1000)} s after n8n started ` +
+					`(one restart of ${Math.round((Date.now() - restartedAt) / 1000)} s ago), ${requests.length} requests, ${touches} sentinel changes; ${describeRuns(runs)}`,
+			);
+			expect(n8n.count(ABANDONED)).toBe(0);
+			expect(Math.max(...runs.map((run) => run.ms))).toBeLessThan(TIMEOUT_MS);
+			// The test poll at publication and the first scheduled poll walk the list from its start; no other.
+			expect(
+				requests.filter((entry) => entry.path === PATH && startsWholeWalk(entry)).length,
+			).toBeLessThanOrEqual(2);
+			expect(
+				requests.filter((entry) => startsWholeWalk(entry) && Date.parse(entry.time) >= restartedAt),
+			).toEqual([]);
+			const afterRestart = runs.filter(
+				(run) => run.task.startedAt && sqliteTime(run.task.startedAt) >= restartedAt,
+			);
+			expect(afterRestart.some((run) => run.pages > 0)).toBe(true);
+			log(`budget ${BUDGET_MS} ms; polls at most ${Math.max(...runs.map((run) => run.ms))} ms`);
+		},
+		40 * MINUTE,
+	);
+
+	it(
+		'catches up with changes made while n8n was down and while it polls: each once, no poll past the timeout',
+		async () => {
+			await collect();
+			await n8n.stop();
+			const whileDown = await changeMany(0, 2000);
+			const downAt = Date.now();
+			await n8n.start();
+			const skippedBefore = n8n.count(SKIPPED);
+			const whilePolling = await changeMany(2000, 3000);
+			await untilReported(new Map([...whileDown, ...whilePolling]), 20 * MINUTE);
+			log(
+				`5,000 changes (2,000 while down) reported ${Math.round((Date.now() - downAt) / 1000)} s after the restart`,
+			);
+			expectOnce(new Map([...whileDown, ...whilePolling]));
+
+			const runs = pollRuns(await n8n.tasks(), await n8n.triggerRequests());
+			log(
+				`all polls: ${describeRuns(runs)}; ${n8n.count(SKIPPED) - skippedBefore} skipped as overlapping`,
+			);
+			expect(n8n.count(ABANDONED)).toBe(0);
+			expect(Math.max(...runs.map((run) => run.ms))).toBeLessThan(TIMEOUT_MS);
+			const versions = reported.map((item) => versionOf(item.record as Json));
+			expect(versions.length - new Set(versions).size).toBe(0);
+		},
+		40 * MINUTE,
+	);
+});

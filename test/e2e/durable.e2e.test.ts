@@ -1,0 +1,301 @@
+/**
+ * The polling trigger under n8n's durable scheduler (the default from n8n
+ * 2.45; in 2.41 the four DURABLE_SCHEDULER settings), in an n8n of its own
+ * polling every 15 seconds, each occurrence twice (two identical poll times:
+ * n8n starts two polls of the node at once, as it does whenever a poll
+ * outlasts the interval), against a sandbox of its own at the real 120
+ * requests a minute. Every change the sandbox makes is reported exactly once:
+ * across polls, in a burst, across a restart with changes made while n8n was
+ * down, and when n8n abandons polls at their timeout. A baseline that takes
+ * several polls ends each within its timeout, commits its progress although it
+ * emits nothing, and never starts over. The large account is in
+ * durable-large.e2e.test.ts (`npm run test:durable`).
+ */
+import { waitFor } from '../../scripts/processes';
+import {
+	ABANDONED,
+	DurableN8n,
+	every15Seconds,
+	pollRuns,
+	pollWorkflow,
+	SKIPPED,
+	sqliteTime,
+	startsWholeWalk,
+	TRIGGER_NODE,
+} from './support/durable';
+import { SandboxApi } from './support/sandbox-api';
+
+type Json = Record<string, unknown>;
+type Rec = Json & { id: string; updated_at: string };
+
+const MINUTE = 60_000;
+const WORKFLOW = 'IbDurablePollE2e';
+const EVENTS = [
+	'contact.created',
+	'contact.updated',
+	'inspection.created',
+	'inspection.updated',
+	'inspection.confirmed',
+	'inspection.rescheduled',
+];
+/** n8n gives a poll 5 s of a 10 s timeout: a baseline of the demo account, slowed to a second a page, takes several polls. */
+const SHORT_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '10' };
+/** n8n gives a poll 0.5 s of a 1 s timeout: one slow answer and n8n abandons the poll. */
+const ONE_SECOND_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '1' };
+
+let n8n: DurableN8n;
+let api: SandboxApi;
+/** Every item any execution of the workflow emitted, and the executions already read. */
+const reported: Json[] = [];
+const readExecutions = new Set<string>();
+
+const versionOf = (record: Json) => `${String(record.id)}@${String(record.updated_at)}`;
+const itemVersion = (item: Json) => versionOf(item.record as Json);
+
+/** Reads the executions that finished since the last call. */
+async function collect(): Promise<Json[]> {
+	const fresh: Json[] = [];
+	for (const execution of (await n8n.rest.executions(WORKFLOW)).reverse()) {
+		if (
+			readExecutions.has(execution.id) ||
+			!['success', 'error', 'crashed'].includes(execution.status)
+		)
+			continue;
+		readExecutions.add(execution.id);
+		const data = await n8n.rest.executionData<{
+			resultData: {
+				runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }>> } }>>;
+			};
+		}>(execution.id);
+		for (const run of data.resultData.runData[TRIGGER_NODE] ?? [])
+			fresh.push(...(run.data?.main[0] ?? []).map((item) => item.json));
+	}
+	reported.push(...fresh);
+	return fresh;
+}
+
+/** Waits until every version in `expected` (id@updated_at → event) has been reported. */
+async function untilReported(expected: Map<string, string>, timeoutMs = 3 * MINUTE): Promise<void> {
+	await waitFor(
+		`${expected.size} changes to be reported`,
+		async () => {
+			await collect();
+			const versions = new Set(reported.map(itemVersion));
+			return [...expected.keys()].every((version) => versions.has(version)) || undefined;
+		},
+		{ timeoutMs, intervalMs: 2000 },
+	);
+}
+
+/** Each expected version was reported exactly once, with its event. */
+function expectOnce(expected: Map<string, string>): void {
+	for (const [version, event] of expected) {
+		const items = reported.filter((item) => itemVersion(item) === version);
+		expect({ version, events: items.map((item) => item.event) }).toEqual({
+			version,
+			events: [event],
+		});
+	}
+}
+
+beforeAll(async () => {
+	n8n = await DurableN8n.prepare('durable', () => [
+		pollWorkflow(WORKFLOW, EVENTS, every15Seconds(true)),
+	]);
+	api = new SandboxApi(n8n.sandbox.baseUrl);
+	await n8n.control.settings({ latency_ms: 1000 });
+	await n8n.start(SHORT_POLLS);
+}, 10 * MINUTE);
+
+afterAll(async () => await n8n?.dispose());
+
+it(
+	'takes a baseline over several polls: each ends within its timeout, commits its progress without emitting, and none starts over',
+	async () => {
+		const [sentinel] = (await api.get<{ data: Rec[] }>('/v1/contacts', { limit: 1 })).data;
+		// The baseline reports nothing; a change of the sentinel after it does.
+		let touches = 0;
+		let lastTouch = 0;
+		await waitFor(
+			'the baseline to end and a change after it to be reported',
+			async () => {
+				if (Date.now() - lastTouch > 20_000) {
+					await n8n.control.updateContact(sentinel.id, { notes: `sentinel ${++touches}` });
+					lastTouch = Date.now();
+				}
+				await collect();
+				return reported.some((item) => (item.record as Json).id === sentinel.id) || undefined;
+			},
+			{ timeoutMs: 6 * MINUTE, intervalMs: 2000 },
+		);
+		const firstReport = Date.now();
+		await n8n.control.settings({ latency_ms: 0 });
+
+		const requests = await n8n.triggerRequests();
+		const runs = pollRuns(await n8n.tasks(), requests);
+		const working = runs.filter((run) => run.pages > 0);
+		process.stderr.write(
+			`[durable] baseline polls (ms/pages): ${working.map((run) => `${run.ms}/${run.pages}`).join(' ')}\n`,
+		);
+		// Spread over several polls, each within the 10 s timeout; n8n abandoned none.
+		expect(
+			working.filter((run) => sqliteTime(run.task.startedAt!) < firstReport).length,
+		).toBeGreaterThanOrEqual(3);
+		expect(Math.max(...runs.map((run) => run.ms))).toBeLessThan(10_000);
+		expect(n8n.count(ABANDONED)).toBe(0);
+		// Each resource's list was walked from its start at most twice: by the test poll n8n runs at
+		// publication (it keeps nothing of it) and by the first scheduled poll. Every later poll went
+		// on from the cursor the one before it committed, though none of them emitted anything.
+		for (const path of ['/v1/contacts', '/v1/inspections'])
+			expect(
+				requests.filter((entry) => entry.path === path && startsWholeWalk(entry)).length,
+			).toBeLessThanOrEqual(2);
+		expect(requests.some((entry) => entry.query.cursor !== undefined)).toBe(true);
+		// Only sentinel versions so far, none twice.
+		const versions = reported.map(itemVersion);
+		expect(new Set(versions).size).toBe(versions.length);
+		expect(reported.every((item) => (item.record as Json).id === sentinel.id)).toBe(true);
+	},
+	8 * MINUTE,
+);
+
+it(
+	'reports every change once, across polls and in a burst, though n8n starts two polls at every occurrence',
+	async () => {
+		const skippedBefore = n8n.count(SKIPPED);
+		// All contacts but the sentinel (the first by id).
+		const contacts = (await api.all<Rec>('/v1/contacts')).slice(1);
+		const inspections = (await api.get<{ data: Rec[] }>('/v1/inspections', { limit: 200 })).data;
+		const waiting = inspections.find((i) => i.status === 'waiting' || i.status === 'review');
+		const confirmed = inspections.find((i) => i.status === 'confirmed');
+		if (!waiting || !confirmed)
+			throw new Error('The demo seed has no waiting or no confirmed inspection');
+
+		const first = new Map<string, string>();
+		const created = (await n8n.control.createContact('acme', {
+			first_name: 'Durable',
+			email: 'durable.first@example.com',
+		})) as Rec;
+		first.set(versionOf(created), 'contact.created');
+		for (const contact of contacts.slice(0, 2))
+			first.set(
+				versionOf((await n8n.control.updateContact(contact.id, { city: 'Aurora' })) as Rec),
+				'contact.updated',
+			);
+		first.set(
+			versionOf((await n8n.control.confirmInspection(waiting.id)) as Rec),
+			'inspection.confirmed',
+		);
+		const later = new Date(Date.now() + 9 * 24 * 60 * MINUTE)
+			.toISOString()
+			.replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
+		first.set(
+			versionOf((await n8n.control.rescheduleInspection(confirmed.id, later)) as Rec),
+			'inspection.rescheduled',
+		);
+		await untilReported(first);
+
+		// A burst: 250 contacts changed at once (two pages of changes), and a new inspection.
+		const burst = new Map<string, string>();
+		const burstContacts = contacts.slice(2, 252);
+		for (let at = 0; at < burstContacts.length; at += 50) {
+			const changed = await Promise.all(
+				burstContacts
+					.slice(at, at + 50)
+					.map((contact) => n8n.control.updateContact(contact.id, { notes: 'burst' })),
+			);
+			for (const contact of changed) burst.set(versionOf(contact as Rec), 'contact.updated');
+		}
+		burst.set(
+			versionOf((await n8n.control.createInspection({ org: 'acme' })) as Rec),
+			'inspection.created',
+		);
+		await untilReported(burst);
+
+		// A contact changed again, a poll later: its new version is a change of its own.
+		const again = new Map([
+			[
+				versionOf((await n8n.control.updateContact(contacts[0].id, { city: 'Boulder' })) as Rec),
+				'contact.updated',
+			],
+		]);
+		await untilReported(again);
+
+		expectOnce(new Map([...first, ...burst, ...again]));
+		// The twin polls did overlap: the trigger skipped one of each pair.
+		expect(n8n.count(SKIPPED) - skippedBefore).toBeGreaterThan(0);
+		expect(n8n.count(ABANDONED)).toBe(0);
+	},
+	8 * MINUTE,
+);
+
+it(
+	'holds its state across a restart: changes made while n8n was down are reported once, and no list is walked from its start again',
+	async () => {
+		await collect();
+		await n8n.stop();
+		const contacts = (await api.get<{ data: Rec[] }>('/v1/contacts', { limit: 20 })).data;
+		const whileDown = new Map<string, string>();
+		for (const contact of contacts.slice(5, 8))
+			whileDown.set(
+				versionOf((await n8n.control.updateContact(contact.id, { notes: 'while down' })) as Rec),
+				'contact.updated',
+			);
+		await n8n.control.clearRequests();
+		await n8n.start(ONE_SECOND_POLLS);
+
+		await untilReported(whileDown);
+		expectOnce(whileDown);
+		const requests = await n8n.triggerRequests();
+		expect(requests.length).toBeGreaterThan(0);
+		expect(requests.filter(startsWholeWalk)).toEqual([]);
+	},
+	8 * MINUTE,
+);
+
+it(
+	'loses nothing when n8n abandons polls at their timeout, even one that had read the change',
+	async () => {
+		const [contact] = (await api.get<{ data: Rec[] }>('/v1/contacts', { limit: 30 })).data.slice(
+			20,
+		);
+		const from = n8n.log.length;
+		// The next three polls read contacts at once, then wait 2.5 s for inspections: n8n abandons
+		// each at 1 s, with the contact's change in hand, and keeps nothing of it.
+		await n8n.control.queueFaults(
+			...Array.from({ length: 3 }, () => ({
+				kind: 'slow' as const,
+				delay_ms: 2500,
+				method: 'GET',
+				path: '/v1/inspections',
+			})),
+		);
+		const changed = (await n8n.control.updateContact(contact.id, { notes: 'abandoned' })) as Rec;
+		const expected = new Map([[versionOf(changed), 'contact.updated']]);
+		await waitFor(
+			'three polls to be abandoned',
+			async () => n8n.count(ABANDONED, from) >= 3 || undefined,
+			{
+				timeoutMs: 3 * MINUTE,
+				intervalMs: 1000,
+			},
+		);
+		await collect();
+		expect(reported.filter((item) => itemVersion(item) === versionOf(changed))).toEqual([]);
+
+		await untilReported(expected);
+		expectOnce(expected);
+		const contactReads = (await n8n.triggerRequests()).filter(
+			(entry) =>
+				entry.path === '/v1/contacts' && Date.parse(entry.time) >= Date.parse(changed.updated_at),
+		);
+		// The change was read by the abandoned polls and the one after them: reported once.
+		expect(contactReads.length).toBeGreaterThanOrEqual(4);
+
+		// Over the whole file: no version was ever reported twice.
+		await collect();
+		const versions = reported.map(itemVersion);
+		expect(versions.length - new Set(versions).size).toBe(0);
+	},
+	6 * MINUTE,
+);

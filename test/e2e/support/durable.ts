@@ -1,0 +1,215 @@
+/**
+ * An n8n of a test's own with the durable scheduler on (the default from n8n
+ * 2.45; in 2.41 behind four settings), running the polling trigger against a
+ * sandbox of its own: it can be stopped, changed and started again. Also what
+ * the tests read of it: its log, its database (the scheduler's tasks) and the
+ * sandbox's request log, grouped into polls.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RunningSandbox } from '../../../sandbox/index';
+import { SANDBOX_KEYS, startSandbox } from '../../../sandbox/index';
+import { SandboxControl } from '../../../sandbox/client';
+import type { LogEntry } from '../../../sandbox/requestlog';
+import {
+	type N8nUserFolder,
+	type N8nWorkflow,
+	prepareInstance,
+} from '../../../scripts/n8n-instance';
+import type { N8nRestClient } from '../../../scripts/n8n-rest';
+import { LOCAL_OWNER } from '../../../scripts/n8n-rest';
+import { N8nDatabase } from '../../../scripts/n8n-database';
+import { ensureRuntime, type N8nRuntime } from '../../../scripts/n8n-runtime';
+import type { N8nServer } from '../../../scripts/n8n-server';
+import { PACKAGE_DIR, PACKAGE_NAME } from '../../../scripts/package-tarball';
+import { freePort } from '../../../scripts/ports';
+import { SANDBOX_CREDENTIAL, sandboxCredential } from '../../../scripts/workflows';
+import { chain, NODE_TYPES } from '../workflows/build';
+import { readState } from './state';
+
+/** n8n 2.41's switches for what n8n 2.45 does by default: poll triggers as durable schedules with durable cursors. */
+export const DURABLE_SCHEDULER = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+} as const;
+
+/** What n8n logs when it gives up on a poll that ran past N8N_SCHEDULER_POLL_TIMEOUT. */
+export const ABANDONED = 'Poll exceeded its timeout and was abandoned';
+/** What the trigger logs (debug) when another poll of it is running or being committed. */
+export const SKIPPED = 'Poll skipped: another poll of this trigger is running or committing';
+
+export const TRIGGER_NODE = 'Inspection Business Trigger';
+
+/**
+ * A poll every 15 seconds. n8n refuses a poll time of less than a minute, so
+ * these are four times a minute at fixed seconds, each a job of its own.
+ * `twice`: each time twice, so that n8n starts two polls at every occurrence.
+ */
+export function every15Seconds(twice = false): { item: Array<Record<string, string>> } {
+	const seconds = ['0', '15', '30', '45'].flatMap((second) =>
+		twice ? [second, second] : [second],
+	);
+	return {
+		item: seconds.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+	};
+}
+
+export function pollWorkflow(id: string, events: string[], pollTimes: unknown): N8nWorkflow {
+	return chain(id, `Durable poll ${id}`, [
+		{
+			name: TRIGGER_NODE,
+			type: NODE_TYPES.poll,
+			typeVersion: 1,
+			parameters: { pollTimes, events, options: {} },
+			credentials: { inspectionBusinessApi: SANDBOX_CREDENTIAL },
+		},
+	]);
+}
+
+export interface ScheduledTask {
+	id: number;
+	status: string;
+	runAt: string;
+	startedAt: string | null;
+	finishedAt: string | null;
+}
+
+/** A time n8n's sqlite stores ('2026-11-24 21:54:30.011', UTC) in ms. */
+export const sqliteTime = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`);
+
+export class DurableN8n {
+	readonly control: SandboxControl;
+	server?: N8nServer;
+	/** Everything n8n printed since `start`, across restarts. */
+	log = '';
+
+	private constructor(
+		readonly runtime: N8nRuntime,
+		readonly sandbox: RunningSandbox,
+		readonly userFolder: N8nUserFolder,
+		private readonly workDir: string,
+		private readonly logFile: string,
+	) {
+		this.control = new SandboxControl(sandbox.baseUrl);
+	}
+
+	/** The sandbox (at the real 120 requests a minute) and a user folder with `workflows` published. */
+	static async prepare(
+		name: string,
+		workflows: (sandboxUrl: string) => N8nWorkflow[],
+		seed: 'demo' | 'large' = 'demo',
+	): Promise<DurableN8n> {
+		const state = readState();
+		const runtime = await ensureRuntime();
+		const workDir = mkdtempSync(path.join(tmpdir(), `ib-${name}-`));
+		const sandbox = await startSandbox({ port: 0, seed });
+		const listed = workflows(sandbox.baseUrl);
+		const { version } = JSON.parse(
+			readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'),
+		) as {
+			version: string;
+		};
+		const userFolder = await prepareInstance(runtime, path.join(workDir, 'n8n'), {
+			tarball: state.tarball,
+			name: PACKAGE_NAME,
+			version,
+			credentials: [sandboxCredential(sandbox.baseUrl)],
+			workflows: listed,
+			published: listed.map((workflow) => workflow.id),
+		});
+		const logFile = path.join(state.artifactsDir, `n8n-${name}.log`);
+		return new DurableN8n(runtime, sandbox, userFolder, workDir, logFile);
+	}
+
+	get rest(): N8nRestClient {
+		if (!this.server) throw new Error('n8n is not running');
+		return this.server.rest;
+	}
+
+	/** `n8n start` with the durable scheduler, debug logs and `env`; signs in as the owner. */
+	async start(env: Record<string, string> = {}): Promise<void> {
+		const marker = `\n===== n8n start ${new Date().toISOString()} ${JSON.stringify(env)}\n`;
+		this.log += marker;
+		appendFileSync(this.logFile, marker);
+		this.server = await this.userFolder.startServer(await freePort(), {
+			env: { ...DURABLE_SCHEDULER, N8N_LOG_LEVEL: 'debug', ...env },
+			onOutput: (chunk) => {
+				this.log += chunk;
+				appendFileSync(this.logFile, chunk);
+			},
+		});
+		const fresh = !this.log.includes('===== owner set up');
+		if (fresh) {
+			await this.server.rest.setupOwner(LOCAL_OWNER);
+			this.log += '\n===== owner set up\n';
+		} else {
+			await this.server.rest.login(LOCAL_OWNER);
+		}
+	}
+
+	async stop(): Promise<void> {
+		await this.server?.stop();
+		this.server = undefined;
+	}
+
+	/** How often n8n's log says `line` since `from` (a length of `log`). */
+	count(line: string, from = 0): number {
+		return this.log.slice(from).split(line).length - 1;
+	}
+
+	/** The poll tasks the durable scheduler ran, oldest first. */
+	async tasks(): Promise<ScheduledTask[]> {
+		return await new N8nDatabase(this.runtime, this.userFolder.folder).query<ScheduledTask>(
+			"SELECT id, status, runAt, startedAt, finishedAt FROM scheduled_task WHERE taskType LIKE '%poll%' ORDER BY runAt, id",
+		);
+	}
+
+	/** The workflow credential's requests (the tests' own reads use another key). */
+	async triggerRequests(): Promise<LogEntry[]> {
+		return (await this.control.requests({ pathPrefix: '/v1/' })).data.filter(
+			(entry) => entry.key === SANDBOX_KEYS.acmeOwner,
+		);
+	}
+
+	async dispose(): Promise<void> {
+		await this.stop();
+		await this.sandbox.stop();
+		rmSync(this.workDir, { recursive: true, force: true });
+	}
+}
+
+/** A request that starts a walk over a whole list: no cursor and no updated_since. */
+export const startsWholeWalk = (entry: LogEntry) =>
+	entry.query.cursor === undefined && entry.query.updated_since === undefined;
+
+export interface PollRun {
+	task: ScheduledTask;
+	ms: number;
+	/** Requests made while it ran (a poll that overlaps a running one makes none: see SKIPPED). */
+	pages: number;
+}
+
+/** Each finished task's duration and pages; a request goes to the earliest task running when it was made. */
+export function pollRuns(tasks: ScheduledTask[], requests: LogEntry[]): PollRun[] {
+	const runs = tasks
+		.filter((task) => task.startedAt !== null && task.finishedAt !== null)
+		.map((task) => ({
+			task,
+			started: sqliteTime(task.startedAt!),
+			finished: sqliteTime(task.finishedAt!),
+			pages: 0,
+		}));
+	for (const entry of requests) {
+		const at = Date.parse(entry.time);
+		const run = runs.find(({ started, finished }) => at >= started && at <= finished);
+		if (run) run.pages++;
+	}
+	return runs.map(({ task, started, finished, pages }) => ({
+		task,
+		ms: finished - started,
+		pages,
+	}));
+}

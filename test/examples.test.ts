@@ -1,0 +1,141 @@
+/**
+ * The example workflows, read as files (the e2e suite imports and runs them in
+ * a real n8n): each uses the nodes' current versions with parameters those
+ * versions show, the triggers are among them, scheduled reads take only what
+ * changed, and every credential and webhook they name is the one the demo and
+ * the e2e setup create.
+ */
+import type { INode, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node';
+import { InspectionBusinessTrigger } from '../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
+import { InspectionBusinessWebhookTrigger } from '../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
+import {
+	loadExamples,
+	SANDBOX_CREDENTIAL,
+	SANDBOX_WEBHOOK_CREDENTIAL,
+	WEBHOOK_EXAMPLE,
+} from '../scripts/workflows';
+
+const PACKAGE = 'n8n-nodes-inspection-business';
+const NODE_TYPES: Record<string, INodeType | IVersionedNodeType> = {
+	[`${PACKAGE}.inspectionBusiness`]: new InspectionBusiness(),
+	[`${PACKAGE}.inspectionBusinessTrigger`]: new InspectionBusinessTrigger(),
+	[`${PACKAGE}.inspectionBusinessWebhookTrigger`]: new InspectionBusinessWebhookTrigger(),
+};
+
+/** The version a node added from the nodes panel gets, and that version's description. */
+function current(type: INodeType | IVersionedNodeType) {
+	if ('nodeVersions' in type) {
+		const version = type.description.defaultVersion ?? type.currentVersion;
+		return { version, description: type.nodeVersions[version].description };
+	}
+	const { version } = type.description;
+	return {
+		version: Array.isArray(version) ? Math.max(...version) : version,
+		description: type.description,
+	};
+}
+
+const examples = loadExamples();
+const packageNodes = examples.flatMap((workflow) =>
+	workflow.nodes
+		.filter((node) => node.type in NODE_TYPES)
+		.map((node) => ({ workflow: workflow.id, node: node as unknown as INode })),
+);
+const starts = (type: string) =>
+	examples.filter((workflow) => workflow.nodes.some((node) => node.type === `${PACKAGE}.${type}`));
+
+test('there are five examples, each with one of the package nodes', () => {
+	expect(examples.map((workflow) => workflow.id)).toEqual([
+		'IbExampleAcctExp',
+		'IbExampleCrmHook1',
+		'IbExampleCrmSync',
+		'IbExampleTeamNote',
+		'IbExampleReportUp',
+	]);
+	for (const workflow of examples)
+		expect(packageNodes.some((entry) => entry.workflow === workflow.id)).toBe(true);
+});
+
+test.each(packageNodes)('$workflow › $node.name uses the current version', ({ node }) => {
+	const { version, description } = current(NODE_TYPES[node.type]);
+	expect(node.typeVersion).toBe(version);
+	// Every parameter it sets is one that version shows for its resource and operation…
+	const shown = NodeHelpers.getNodeParameters(
+		description.properties,
+		node.parameters,
+		true,
+		false,
+		node,
+		description,
+	);
+	// n8n gives every polling node its Poll Times; the node's own description does not list them.
+	const notShown = Object.keys(node.parameters).filter(
+		(name) => !(name in (shown ?? {})) && !(name === 'pollTimes' && description.polling),
+	);
+	expect(notShown).toEqual([]);
+	// …and n8n finds nothing missing or malformed in them (it would refuse to run the workflow).
+	expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toBeNull();
+});
+
+test('one example starts with the polling trigger, one with the webhook trigger', () => {
+	expect(starts('inspectionBusinessTrigger').map((workflow) => workflow.id)).toEqual([
+		'IbExampleTeamNote',
+	]);
+	expect(starts('inspectionBusinessWebhookTrigger').map((workflow) => workflow.id)).toEqual([
+		WEBHOOK_EXAMPLE.id,
+	]);
+	const webhook = starts('inspectionBusinessWebhookTrigger')[0].nodes.find(
+		(node) => node.type === `${PACKAGE}.inspectionBusinessWebhookTrigger`,
+	);
+	expect(webhook?.webhookId).toBe(WEBHOOK_EXAMPLE.webhookId);
+	expect((webhook?.parameters as { headerName: string }).headerName).toBe(
+		WEBHOOK_EXAMPLE.secretHeader,
+	);
+});
+
+test('a scheduled Get Many with Return All reads only what changed since the last run', () => {
+	const returnAll = packageNodes.filter(
+		({ node }) => node.parameters.operation === 'getAll' && node.parameters.returnAll === true,
+	);
+	expect(returnAll.map(({ workflow }) => workflow).sort()).toEqual([
+		'IbExampleAcctExp',
+		'IbExampleCrmSync',
+	]);
+	for (const { node } of returnAll)
+		expect((node.parameters.filters as { updated_since?: string }).updated_since).toMatch(
+			/^=\{\{ \$json\.since \}\}$/,
+		);
+});
+
+test('every credential an example names is one the demo and the e2e setup create', () => {
+	const known = [
+		`inspectionBusinessApi:${SANDBOX_CREDENTIAL.id}:${SANDBOX_CREDENTIAL.name}`,
+		`inspectionBusinessWebhookApi:${SANDBOX_WEBHOOK_CREDENTIAL.id}:${SANDBOX_WEBHOOK_CREDENTIAL.name}`,
+	];
+	const named = examples.flatMap((workflow) =>
+		workflow.nodes.flatMap((node) =>
+			Object.entries((node.credentials ?? {}) as Record<string, { id: string; name: string }>).map(
+				([type, { id, name }]) => `${type}:${id}:${name}`,
+			),
+		),
+	);
+	expect(named.length).toBeGreaterThan(5);
+	expect(named.filter((credential) => !known.includes(credential))).toEqual([]);
+});
+
+test('every connection joins two nodes of its workflow', () => {
+	for (const workflow of examples) {
+		const names = new Set(workflow.nodes.map((node) => node.name));
+		const connections = workflow.connections as Record<
+			string,
+			{ main: Array<Array<{ node: string }>> }
+		>;
+		for (const [from, { main }] of Object.entries(connections)) {
+			expect(names).toContain(from);
+			for (const target of main.flat()) expect(names).toContain(target.node);
+		}
+	}
+});
