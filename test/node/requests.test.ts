@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SAMPLE_FILES } from '../../sandbox/samples';
 import type { LogEntry } from '../../sandbox/requestlog';
-import { allOperations, operationFields } from '../support/fieldMap';
+import { allOperations, operationFields, operationPathFields } from '../support/fieldMap';
 import type { TestItem } from '../helpers/n8n';
 import { withSandbox } from '../helpers/n8n';
 import { api, requests, run } from './support';
@@ -463,6 +463,58 @@ const rows: Row[] = [
 		],
 	},
 	{
+		title: 'every other field, tags by ID, the agency by name',
+		parameters: {
+			resource: 'contact',
+			operation: 'update',
+			contact_id: byId('<other contact>'),
+			updateFields: {
+				address: '1 Main St',
+				address_line2: 'Unit 2',
+				agency_name: 'Lovelace Realty',
+				birthday: '1990-12-10',
+				business_name: 'Analytical Engines',
+				cc_email: 'office@example.com',
+				country: 'us',
+				email: 'ada.new@example.com',
+				first_name: 'Ada',
+				last_name: 'Lovelace',
+				phone: '555-0100',
+				social: { profiles: [{ network: 'linkedin', url: 'https://linkedin.com/in/ada' }] },
+				state: 'CO',
+				tag_ids: ['<tag id>'],
+				uses_agency_address: false,
+				website: 'https://ada.example.com',
+				zip: '80301',
+			},
+		},
+		wire: [
+			{
+				method: 'PATCH',
+				path: '/v1/contacts/<other contact>',
+				body: {
+					address: '1 Main St',
+					address_line2: 'Unit 2',
+					agency_name: 'Lovelace Realty',
+					birthday: '1990-12-10',
+					business_name: 'Analytical Engines',
+					cc_email: 'office@example.com',
+					country: 'US',
+					email: 'ada.new@example.com',
+					first_name: 'Ada',
+					last_name: 'Lovelace',
+					phone: '555-0100',
+					social: { linkedin: 'https://linkedin.com/in/ada' },
+					state: 'CO',
+					tag_ids: ['<tag id>'],
+					uses_agency_address: false,
+					website: 'https://ada.example.com',
+					zip: '80301',
+				},
+			},
+		],
+	},
+	{
 		title: 'the binary as multipart `file`, with the Content Type option',
 		parameters: {
 			resource: 'contact',
@@ -496,22 +548,42 @@ const rows: Row[] = [
 			operation: 'upsert',
 			email: '<CONTACT EMAIL>',
 			first_name: '',
-			additionalFields: { city: 'Denver' },
+			additionalFields: { city: 'Denver', agency_id: byId('<agency>'), tags: ['<tag>'] },
 			fieldsToClear: ['notes'],
 		},
 		wire: [
 			{ method: 'GET', path: '/v1/contacts', query: { email: '<CONTACT EMAIL>', limit: '200' } },
-			{ method: 'PATCH', path: '/v1/contacts/<contact>', body: { city: 'Denver', notes: null } },
+			{
+				method: 'PATCH',
+				path: '/v1/contacts/<contact>',
+				body: { city: 'Denver', agency_id: '<agency>', tags: ['<tag>'], notes: null },
+			},
 		],
 	},
 	{
-		title: 'a new email: looked up, then created',
+		title: 'a new email, every other field: looked up, then created',
 		parameters: {
 			resource: 'contact',
 			operation: 'upsert',
 			email: 'new.person@example.com',
 			first_name: 'New',
-			additionalFields: { last_name: 'Person' },
+			additionalFields: {
+				address: '1 Main St',
+				address_line2: 'Unit 2',
+				agency_name: 'Lovelace Realty',
+				birthday: '1990-12-10',
+				business_name: 'Analytical Engines',
+				cc_email: 'office@example.com',
+				country: 'us',
+				last_name: 'Person',
+				phone: '555-0100',
+				social: { profiles: [{ network: 'linkedin', url: 'https://linkedin.com/in/ada' }] },
+				state: 'CO',
+				tag_ids: ['<tag id>'],
+				uses_agency_address: false,
+				website: 'https://ada.example.com',
+				zip: '80301',
+			},
 		},
 		wire: [
 			{
@@ -522,7 +594,25 @@ const rows: Row[] = [
 			{
 				method: 'POST',
 				path: '/v1/contacts',
-				body: { first_name: 'New', last_name: 'Person', email: 'new.person@example.com' },
+				body: {
+					first_name: 'New',
+					address: '1 Main St',
+					address_line2: 'Unit 2',
+					agency_name: 'Lovelace Realty',
+					birthday: '1990-12-10',
+					business_name: 'Analytical Engines',
+					cc_email: 'office@example.com',
+					country: 'US',
+					last_name: 'Person',
+					phone: '555-0100',
+					social: { linkedin: 'https://linkedin.com/in/ada' },
+					state: 'CO',
+					tag_ids: ['<tag id>'],
+					uses_agency_address: false,
+					website: 'https://ada.example.com',
+					zip: '80301',
+					email: 'new.person@example.com',
+				},
 			},
 		],
 	},
@@ -777,7 +867,7 @@ function onTheWire(entry: LogEntry): Wire {
 		path: entry.path,
 		query: entry.query,
 		...(entry.body === undefined ? {} : { body: entry.body as IDataObject }),
-		...(entry.form === undefined ? {} : { form: entry.form }),
+		...(entry.form === undefined ? {} : { form: entry.form as unknown as Wire['form'] }),
 	};
 }
 
@@ -805,17 +895,15 @@ test('every operation has a row, and its rows send every field it offers', () =>
 		const own = rows.filter(
 			(r) => r.parameters.resource === resource && r.parameters.operation === operation,
 		);
-		expect({ resource, operation, rows: own.length }).toEqual({
+		expect({ resource, operation, rows: own.length > 0 }).toEqual({
 			resource,
 			operation,
-			rows: expect.any(Number),
+			rows: true,
 		});
-		expect(own.length).toBeGreaterThan(0);
-		const onWire = new Set(own.flatMap(sent));
-		const paths = own.flatMap((r) => r.wire.map((w) => w.path)).join(' ');
+		const onWire = new Set([...own.flatMap(sent), ...operationPathFields(resource, operation)]);
 		const missing = operationFields(resource, operation)
 			.map((f) => f.wireName)
-			.filter((name) => !onWire.has(name) && !paths.includes(`<`));
+			.filter((name) => !onWire.has(name));
 		expect({ resource, operation, missing }).toEqual({ resource, operation, missing: [] });
 	}
 });
