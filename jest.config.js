@@ -1,4 +1,9 @@
-/** Unit tests (sandbox, transport, node, triggers) and, when present, the real-n8n e2e project. */
+/**
+ * Three projects. `unit`: everything that needs no n8n install and no browser
+ * (`npm run test:unit`, two workers). `heavy`: slow, slow-changing checks kept
+ * out of the fast lane (`npm run test:heavy`). `e2e`: the real-n8n project, when
+ * present. `npm test` runs all three.
+ */
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -6,17 +11,38 @@ const transform = {
 	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
 };
 
+/**
+ * Heavy: seconds of CPU each and rarely touched by a change: the trigger
+ * state-size and property checks, the large seed, the minimum-n8n check (the
+ * TypeScript compiler over the sources), and Prettier over every file (what
+ * `npm run lint` also checks; kept because CI runs `npm test`, not lint).
+ */
+const HEAVY = [
+	'test/triggers/state-size.test.ts',
+	'test/triggers/poll.property.test.ts',
+	'test/sandbox/seed.large.test.ts',
+	'test/compat/minimum-n8n.test.ts',
+	'test/format.test.ts',
+];
+
 const unit = {
 	displayName: 'unit',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', ...HEAVY.map((file) => `/${file}$`)],
+	transform,
+};
+
+const heavy = {
+	displayName: 'heavy',
+	testEnvironment: 'node',
+	testMatch: HEAVY.map((file) => `<rootDir>/${file}`),
 	transform,
 };
 
 const e2eProject = path.join(__dirname, 'test/e2e/jest.project.js');
-const projects = [unit];
+const projects = [unit, heavy];
 if (fs.existsSync(e2eProject) && process.env.SKIP_E2E !== '1') projects.push(require(e2eProject));
 
 /** @type {import('jest').Config} */

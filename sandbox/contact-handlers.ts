@@ -17,16 +17,23 @@ function pathContact(ctx: ApiContext): ContactRec {
 	return contact;
 }
 
+/** The request's JSON body, kept in the request log too. */
+async function loggedJson(ctx: ApiContext): Promise<unknown> {
+	const body = await readJson(ctx.req);
+	ctx.logEntry.body = body;
+	return body;
+}
+
 /** POST /v1/contacts: 201 with the Contact (createAnswers201). */
 export async function createContact(ctx: ApiContext): Promise<Reply> {
-	const body = parseContactBody('createContact', await readJson(ctx.req));
+	const body = parseContactBody('createContact', await loggedJson(ctx));
 	return ok(renderContact(ctx, writeContact(ctx.state, ctx.org, null, body)), 201);
 }
 
 /** PATCH /v1/contacts/{id}: 200 with the Contact (updateAnswers200); unknown id 404 (unknownIdAnswers404). */
 export async function updateContact(ctx: ApiContext): Promise<Reply> {
 	const contact = pathContact(ctx);
-	const body = parseContactBody('updateContact', await readJson(ctx.req));
+	const body = parseContactBody('updateContact', await loggedJson(ctx));
 	return ok(renderContact(ctx, writeContact(ctx.state, ctx.org, contact, body)));
 }
 

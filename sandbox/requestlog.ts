@@ -18,6 +18,8 @@ export interface LogEntry {
 	/** Sandbox-clock time the request arrived. */
 	time: string;
 	fault?: string;
+	/** A JSON body as read (the contact writes), so tests see what went on the wire. */
+	body?: unknown;
 	form?: { fields: Record<string, string>; files: LoggedFile[] };
 }
 

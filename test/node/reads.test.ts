@@ -1,5 +1,6 @@
 /**
- * Version 2's reads: Count on every list (one request, `limit=1`, `total`),
+ * Version 2's reads: Count (the list's `total`, from one request; what it sends
+ * is a row of the request table),
  * Contact → Get by Email, Get for inspection events, attachments and contact
  * statistics, and Simplify (at most 10 key fields, plus Fields).
  */
@@ -17,25 +18,17 @@ const sandbox = withSandbox();
 type Page = { data: IDataObject[]; total: number };
 
 describe('Count', () => {
-	test.each([
-		['contact', '/v1/contacts', {}, {}],
-		['contact', '/v1/contacts', { role: 'agent' }, { role: 'agent' }],
-		['inspection', '/v1/inspections', { include_canceled: true }, { include_canceled: 'true' }],
-		['attachment', '/v1/attachments', { kind: 'report' }, { kind: 'report' }],
-		['inspectionEvent', '/v1/events', {}, {}],
-		['tag', '/v1/tags', {}, {}],
-		['agency', '/v1/agencies', {}, {}],
-	])('%s %s %j: one request with limit=1, the total', async (resource, path, filters, query) => {
-		const expected = (await allPages(sandbox, path, query as Record<string, string>)).records
-			.length;
+	test('the count is the total of the list with the same filters, from one request', async () => {
+		const expected = (await allPages(sandbox, '/v1/contacts', { role: 'agent' })).records.length;
 		await sandbox.control.clearRequests();
-		const { items, error } = await run(sandbox, { resource, operation: 'count', filters });
+		const { items, error } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'count',
+			filters: { role: 'agent' },
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([{ count: expected }]);
-		const log = await requests(sandbox);
-		expect(log).toHaveLength(1);
-		expect(log[0].path).toBe(path);
-		expect(log[0].query).toEqual({ ...query, limit: '1' });
+		expect(await requests(sandbox)).toHaveLength(1);
 	});
 
 	test('one count per input item, paired, each with its own filters', async () => {

@@ -82,6 +82,11 @@ export function operationFields(resource: string, operation: string): OperationF
 	return fields;
 }
 
+/** The fields the operation's endpoint puts in its path (e.g. `contact_id`), not in query or body. */
+export function operationPathFields(resource: string, operation: string): readonly string[] {
+	return ENDPOINTS[operationOf(resource, operation).endpoint].pathParams;
+}
+
 export function operationWireFields(resource: string, operation: string): string[] {
 	return operationFields(resource, operation).map((field) => field.wireName);
 }
