@@ -167,6 +167,32 @@ export class DurableN8n {
 		);
 	}
 
+	/**
+	 * The trigger's state as n8n last committed it (its durable cursor, which a
+	 * restart keeps); null before n8n stored one. The test poll at publication
+	 * and a poll n8n stops or abandons commit nothing.
+	 */
+	async committedState(workflowId: string): Promise<Record<string, unknown> | null> {
+		const [row] = await new N8nDatabase(this.runtime, this.userFolder.folder).query<{
+			cursor: string | null;
+		}>('SELECT cursor FROM poller_state WHERE workflowId = ?', [workflowId]);
+		return row?.cursor ? (JSON.parse(row.cursor) as Record<string, unknown>) : null;
+	}
+
+	/**
+	 * The tasks whose poll the trigger skipped as overlapping (SKIPPED, then
+	 * n8n's "nothing to hand off" for that task): they make no request, but
+	 * the requests of the poll they overlapped fall inside their times.
+	 */
+	skippedTaskIds(): Set<number> {
+		const ids = new Set<number>();
+		for (const after of this.log.split(SKIPPED).slice(1)) {
+			const id = /nothing to hand off[^\n]*?"taskId": "(\d+)"/.exec(after)?.[1];
+			if (id !== undefined) ids.add(Number(id));
+		}
+		return ids;
+	}
+
 	/** The workflow credential's requests (the tests' own reads use another key). */
 	async triggerRequests(): Promise<LogEntry[]> {
 		return (await this.control.requests({ pathPrefix: '/v1/' })).data.filter(
@@ -192,10 +218,19 @@ export interface PollRun {
 	pages: number;
 }
 
-/** Each finished task's duration and pages; a request goes to the earliest task running when it was made. */
-export function pollRuns(tasks: ScheduledTask[], requests: LogEntry[]): PollRun[] {
+/**
+ * Each finished task's duration and pages; a request goes to the earliest task
+ * running when it was made. `skipped` (see skippedTaskIds): tasks left out, so
+ * that a poll skipped as overlapping does not count as one with requests.
+ */
+export function pollRuns(
+	tasks: ScheduledTask[],
+	requests: LogEntry[],
+	skipped: ReadonlySet<number> = new Set(),
+): PollRun[] {
 	const runs = tasks
 		.filter((task) => task.startedAt !== null && task.finishedAt !== null)
+		.filter((task) => !skipped.has(task.id))
 		.map((task) => ({
 			task,
 			started: sqliteTime(task.startedAt!),
