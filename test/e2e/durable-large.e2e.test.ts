@@ -2,12 +2,12 @@
  * `npm run test:durable` (DURABLE_LARGE=1; skipped in `npm test`): the polling
  * trigger under n8n's durable scheduler with its defaults (a poll every 15
  * seconds, a 45 s poll timeout, so a 36 s budget) on the sandbox's large
- * account at the real 120 requests a minute: a baseline of 20,000
+ * account at the real 120 requests a minute: a baseline of about 17,600
  * inspections (DURABLE_LARGE_RESOURCE=contacts: 50,000 contacts) over many
  * polls, n8n restarted in the middle of it, then catch-ups of thousands of
  * changes made while n8n was down and while it polls. Every poll ends within
  * the timeout, none starts a list over, every change is reported once. It
- * prints the figures docs/polling-trigger.md quotes. About 20 minutes.
+ * prints the figures docs/polling-trigger.md quotes. About 6 minutes.
  */
 import { waitFor } from '../../scripts/processes';
 import {
