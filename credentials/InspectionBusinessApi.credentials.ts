@@ -56,7 +56,7 @@ export class InspectionBusinessApi implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 6000 },
 			default: 120,
 			description:
-				"The key owner's request budget. All executions in this n8n process that use this key share it. Lower it when other tools use keys of the same user.",
+				"The key owner's request budget. All executions in this n8n instance that use this key share it. Lower it when other tools use keys of the same user.",
 		},
 		{
 			displayName: 'Wait for Rate Limit (Minutes)',

@@ -1,5 +1,5 @@
 /**
- * One poll at a time per trigger node, in this n8n process.
+ * One poll at a time per trigger node, in this n8n instance.
  *
  * n8n does not wait for a poll to end before it starts the next one. The
  * durable scheduler (on by default from n8n 2.45) runs each poll time as a job
@@ -63,5 +63,5 @@ export class OverlapGuard {
 	}
 }
 
-/** Shared by every poll in this process, like the transport's pacer. */
+/** Shared by every poll in this n8n instance, like the transport's pacer. */
 export const overlapGuard = new OverlapGuard();

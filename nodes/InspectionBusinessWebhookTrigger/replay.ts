@@ -4,13 +4,13 @@
  * execution in two places:
  *
  * - the workflow's static data, which n8n saves to its database with the delivery, so the memory
- *   survives a restart and is seen by every process that loads the workflow afterwards;
- * - this process's own list, because each webhook request works on its own copy of the static
+ *   survives a restart and is seen by every n8n instance that loads the workflow afterwards;
+ * - this n8n instance's own list, because each webhook request works on its own copy of the static
  *   data, loaded when the request arrived: a repeat that arrives while the first delivery is still
  *   in flight, or after a concurrent delivery's save overwrote it, is caught here.
  *
  * Whenever the static data is written it receives the union of both, so the last save holds every
- * id this process took. Both are bounded by count and by age.
+ * id this n8n instance took. Both are bounded by count and by age.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -19,7 +19,7 @@ export const REPLAY_MEMORY = { deliveries: 1000, ms: 24 * 60 * 60 * 1000 } as co
 /** `[delivery id, ms since epoch when it started an execution]`, oldest first. */
 type Remembered = Array<[string, number]>;
 
-/** Per trigger node (workflow id and node id): the deliveries this process took. */
+/** Per trigger node (workflow id and node id): the deliveries this n8n instance took. */
 const takenHere = new Map<string, Remembered>();
 
 const stored = (store: IDataObject): Remembered =>
@@ -58,7 +58,7 @@ export class DeliveryMemory {
 		return stored(this.store).some(known) || (takenHere.get(this.scope) ?? []).some(known);
 	}
 
-	/** Claims a delivery in this process at once, before anything is awaited. */
+	/** Claims a delivery in this n8n instance at once, before anything is awaited. */
 	take(deliveryId: string): void {
 		const now = this.now();
 		const list = takenHere.get(this.scope) ?? [];

@@ -1,6 +1,6 @@
 /**
  * Client-side pacing per API key, shared by every execution in this n8n
- * process (module state). Two rules:
+ * n8n instance (module state). Two rules:
  *
  * 1. A sliding 60-second window. The API gives every key of one user a
  *    shared budget of 120 requests a minute and does not say how it counts,
@@ -8,7 +8,7 @@
  *    request holds its slot from the moment it is sent until one window after
  *    its answer arrived, so in-flight requests (and 429s) always count.
  * 2. The window's size is a learned rate, at most `limit` (the credential's
- *    Requests per Minute), for when other processes share the key. No process
+ *    Requests per Minute), for when other n8n instances share the key. No instance
  *    can see the others, so the server's 429 is the signal: every caller of
  *    the key pauses until Retry-After, and the rate halves (multiplicative
  *    decrease). Each answered request raises it again, by a tenth of the limit
@@ -41,7 +41,7 @@ export class Pacer {
 
 	private pausedUntil = 0;
 
-	/** Requests per minute this process allows itself now; `limit` until a 429 is seen. */
+	/** Requests per minute this n8n instance allows itself now; `limit` until a 429 is seen. */
 	private learnedRate: number;
 
 	/** When the rate last halved; a 429 for a request sent before then is already accounted for. */
@@ -56,7 +56,7 @@ export class Pacer {
 		this.learnedRate = limit;
 	}
 
-	/** The requests per minute this process currently allows itself. */
+	/** The requests per minute this n8n instance currently allows itself. */
 	get rate(): number {
 		return Math.min(this.learnedRate, this.limit);
 	}
@@ -77,7 +77,7 @@ export class Pacer {
 					if (released) return;
 					released = true;
 					this.inFlight--;
-					// A 429 holds its slot too: it keeps a contended process's share conservative
+					// A 429 holds its slot too: it keeps a contended instance's share conservative
 					// (measured: fewer 429s with eight processes than when it frees at once).
 					this.finished.push(this.now());
 					this.learn(outcome, sentAt);
