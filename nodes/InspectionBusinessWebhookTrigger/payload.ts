@@ -20,7 +20,10 @@ function textAt(body: IDataObject, path: string): string | undefined {
 export interface WebhookPayload {
 	event?: string;
 	recordId?: string;
-	/** The delivery's own id: absent when the payload has none, or when its top-level `id` is the record id. */
+	/**
+	 * The delivery's own id: absent when the payload has none, or when its top-level `id` is the
+	 * record id (the only record id, or equal to the one found elsewhere).
+	 */
 	deliveryId?: string;
 }
 
@@ -28,11 +31,11 @@ export function readPayload(body: IDataObject): WebhookPayload {
 	const keys = WEBHOOK_PAYLOAD_KEYS;
 	const event = keys.event.map((path) => textAt(body, path)).find((value) => value !== undefined);
 	const recordPath = keys.recordId.find((path) => textAt(body, path) !== undefined);
-	return {
-		event,
-		recordId: recordPath === undefined ? undefined : textAt(body, recordPath),
-		deliveryId: recordPath === keys.deliveryId ? undefined : textAt(body, keys.deliveryId),
-	};
+	const recordId = recordPath === undefined ? undefined : textAt(body, recordPath);
+	const topLevelId = recordPath === keys.deliveryId ? undefined : textAt(body, keys.deliveryId);
+	// A top-level id equal to the record id names the record, not the delivery: taken as a delivery
+	// id it would silence every later change of that record as a repeat (webhookPayloadFields).
+	return { event, recordId, deliveryId: topLevelId === recordId ? undefined : topLevelId };
 }
 
 /** The list a record is read from, the query that finds it there, and what the record is called. */

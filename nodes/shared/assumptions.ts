@@ -81,7 +81,7 @@ export const ASSUMPTIONS = {
 	webhookPayloadFields: {
 		from: 'project',
 		statement:
-			'A webhook delivery may be any JSON. The event name is read from `event`, `type` or `kind`; the record id from the first of `data.id`, `data.inspection_id`, `data.contact_id`, `inspection_id`, `contact_id` and `id`. The top-level `id` is the delivery’s own id whenever the record id came from another field.',
+			'A webhook delivery may be any JSON. The event name is read from `event`, `type` or `kind`; the record id from the first of `data.id`, `data.inspection_id`, `data.contact_id`, `inspection_id`, `contact_id` and `id`. The top-level `id` is the delivery’s own id whenever the record id came from another field and differs from it; a top-level `id` equal to the record id names the record, and the delivery then has no id.',
 	},
 	webhookSecret: {
 		from: 'project',

@@ -105,8 +105,9 @@ export const WEBHOOK_EVENTS = [
 /**
  * Where a webhook payload carries its event name and its record id, first found wins
  * (webhookPayloadFields). In an envelope the top-level `id` is the delivery's own id, so it is
- * the record id only as a last resort; whenever the record id came from another field, it is the
- * delivery id, the same on every repeat of one delivery.
+ * the record id only as a last resort; whenever the record id came from another field and differs
+ * from it, it is the delivery id, the same on every repeat of one delivery. A top-level `id` equal
+ * to the record id names the record: such a delivery has no delivery id.
  */
 export const WEBHOOK_PAYLOAD_KEYS = {
 	event: ['event', 'type', 'kind'],

@@ -86,6 +86,25 @@ describe('repeated deliveries', () => {
 		]).toEqual(['execution', 'execution']);
 	});
 
+	test('a payload whose top-level id equals the record id under data has no delivery id: a second change of the record runs', async () => {
+		const staticData: IDataObject = {};
+		const outcomes = [];
+		for (const event of ['inspection.confirmed', 'inspection.rescheduled'])
+			outcomes.push(await deliver({ id: RECORD, event, data: { id: RECORD } }, staticData));
+		expect(outcomes.map(outcomeOf)).toEqual(['execution', 'execution']);
+		expect(outcomes[1].result?.workflowData?.[0][0].json).toMatchObject({
+			id: RECORD,
+			deliveryId: null,
+		});
+		expect(JSON.stringify(staticData)).not.toContain(RECORD);
+		// A true delivery id about the same record is still remembered.
+		const twice = [await deliver(envelope(), staticData), await deliver(envelope(), staticData)];
+		expect(twice.map(outcomeOf)).toEqual([
+			'execution',
+			`delivery ${DELIVERY} was already received`,
+		]);
+	});
+
 	test('a refused or unselected delivery is not remembered, so it runs once accepted', async () => {
 		const staticData: IDataObject = {};
 		expect(outcomeOf(await deliver(envelope(), staticData, {}, { secret: 'wrong' }))).toBe(401);

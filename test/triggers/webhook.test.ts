@@ -248,6 +248,14 @@ describe('events and payloads (webhookPayloadFields)', () => {
 				'c-3',
 				'd',
 			],
+			// A top-level id equal to the record id names the record, not the delivery.
+			[
+				{ event: 'inspection.confirmed', id: 'i-4', data: { id: 'i-4' } },
+				'inspection.confirmed',
+				'i-4',
+				null,
+			],
+			[{ event: 'contact.changed', id: 7, contact_id: '7' }, 'contact.changed', '7', null],
 		];
 		for (const [body, event, id, deliveryId] of cases) {
 			const outcome = await deliver({ headers, body });
