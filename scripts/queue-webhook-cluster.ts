@@ -23,6 +23,7 @@ import {
 	type WebhookProcess,
 } from './queue-cluster';
 import { ensureServices, startPostgres, startRedis, type RunningService } from './queue-services';
+import { redisCredential } from './queue-webhook-guards';
 import {
 	triggerWorkflow,
 	WEBHOOK_SECRET_CREDENTIAL,
@@ -132,8 +133,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 	keep(() => sandbox.stop());
 	const records = await pickRecords(sandbox.baseUrl);
 	const apiCredential = sandboxCredential(sandbox.baseUrl);
-	await mainFolder.importCredentials([apiCredential, WEBHOOK_SECRET_CREDENTIAL]);
-	const workflows = options.scenarios.map((scenario) => triggerWorkflow(scenario, apiCredential));
+	const redisForGuards = redisCredential(redis.port);
+	await mainFolder.importCredentials([apiCredential, WEBHOOK_SECRET_CREDENTIAL, redisForGuards]);
+	const workflows = options.scenarios.map((scenario) =>
+		triggerWorkflow(scenario, apiCredential, redisForGuards),
+	);
 	await mainFolder.importWorkflows(workflows);
 
 	log('Starting n8n main (queue mode, production webhooks off on main)');

@@ -26,6 +26,8 @@ export interface Execution {
 	recordId?: string;
 	/** The re-fetched record's id; undefined when the item had no record. */
 	refetchedId?: string;
+	/** Whether the item went past the trigger (and the guard after it, if any) to the next step. */
+	reachedNextStep: boolean;
 	error?: string;
 }
 
@@ -60,6 +62,12 @@ export interface ScenarioSummary {
 	executionsPerDelivery: Record<number, number>;
 	/** Replays whose delivery id started a second (or later) execution. */
 	replaysThatRan: number;
+	/** How many of the delivery ids reached the workflow's next step 0, 1, 2, … times. */
+	nextStepPerDelivery: Record<number, number>;
+	/** Repeats of a delivery id that reached the next step again (a second or later time). */
+	repeatsAtNextStep: number;
+	/** Delivery ids acknowledged with 200 {"received":true} that never reached the next step. */
+	acceptedNeverAtNextStep: number;
 	onWorkers: number;
 	succeeded: number;
 	/** Executions that name no delivery: n8n recorded them for requests that failed around the node. */
@@ -137,6 +145,13 @@ function deliveryOutcomes(deliveryIds: string[], answers: Answer[], executions: 
 	};
 }
 
+/** In a histogram of runs per delivery id, the runs beyond each id's first. */
+const repeatsBeyondFirst = (histogram: Record<number, number>) =>
+	Object.entries(histogram).reduce(
+		(sum, [count, deliveries]) => sum + Math.max(0, Number(count) - 1) * deliveries,
+		0,
+	);
+
 export function summarize(
 	answers: Answer[],
 	executions: Execution[],
@@ -146,6 +161,8 @@ export function summarize(
 	const deliveryIds = first.map((answer) => answer.deliveryId);
 	const ackMs = first.map((answer) => answer.ms);
 	const perDelivery = executionsPerDelivery(deliveryIds, executions);
+	const atNextStep = executions.filter((execution) => execution.reachedNextStep);
+	const nextStepPerDelivery = executionsPerDelivery(deliveryIds, atNextStep);
 	const ids = requests.reduce((sum, request) => sum + request.ids, 0);
 	return {
 		firstDeliveries: first.length,
@@ -159,10 +176,14 @@ export function summarize(
 		replaysLater: replays(answers, 'replay-later'),
 		executions: executions.length,
 		executionsPerDelivery: perDelivery,
-		replaysThatRan: Object.entries(perDelivery).reduce(
-			(sum, [count, deliveries]) => sum + Math.max(0, Number(count) - 1) * deliveries,
-			0,
-		),
+		replaysThatRan: repeatsBeyondFirst(perDelivery),
+		nextStepPerDelivery,
+		repeatsAtNextStep: repeatsBeyondFirst(nextStepPerDelivery),
+		acceptedNeverAtNextStep: deliveryIds.filter(
+			(id) =>
+				answers.some((answer) => answer.deliveryId === id && isAccepted(answer)) &&
+				!atNextStep.some((execution) => deliveryOf(execution) === id),
+		).length,
 		onWorkers: executions.filter((execution) => execution.worker !== undefined).length,
 		succeeded: executions.filter((execution) => execution.status === 'success').length,
 		withoutDelivery: executions.filter((execution) => deliveryOf(execution) === undefined).length,

@@ -11,6 +11,7 @@ import type { SandboxControl } from '../sandbox/client';
 import type { N8nCredential, N8nWorkflow } from './n8n-instance';
 import { parseFlatted } from './n8n-rest';
 import { PACKAGE_NAME } from './package-tarball';
+import { GUARD_TITLES, guardNodes, NEXT_STEP, type Guard } from './queue-webhook-guards';
 import { waitFor } from './processes';
 import type { WebhookProcess } from './queue-cluster';
 import { queryPostgres } from './queue-services';
@@ -80,6 +81,8 @@ export interface Scenario {
 	/** All first deliveries at once, or one after the other (each after the previous answer). */
 	burst: boolean;
 	refetchRecord: boolean;
+	/** What follows the trigger before the workflow's next step (queue-webhook-guards.ts). */
+	guard: Guard;
 	/** The process (1-based) that receives delivery `i` first. */
 	firstTo: (i: number) => number;
 	/** Where delivery `i` is posted again as soon as its first answer arrived, if at all. */
@@ -96,7 +99,7 @@ export interface Scenario {
  */
 export function scenarios(
 	variant: string,
-	options: { bursts: number[]; sequential: number },
+	options: { bursts: number[]; sequential: number; guards: Guard[] },
 ): Scenario[] {
 	const same = () => 1;
 	const alternate = (i: number) => 1 + (i % 2);
@@ -108,26 +111,39 @@ export function scenarios(
 		deliveries,
 		burst: true,
 		refetchRecord: true,
+		guard: 'none',
 		firstTo: same,
 		replayNowTo: same,
 		replayLaterTo: same,
 	});
-	const twoProcesses = (deliveries: number, burst: boolean, refetchRecord = true): Scenario => ({
-		key: `${variant}/two-${burst ? deliveries : `seq${deliveries}`}${refetchRecord ? '' : '-norefetch'}`,
-		title: `2 webhook processes, ${burst ? `burst of ${deliveries}` : `${deliveries} one after the other`}${refetchRecord ? '' : ', Re-Fetch Record off'}`,
+	const guardKey = { none: '', removeDuplicates: '-rd', redis: '-redis' } as const;
+	const twoProcesses = (
+		deliveries: number,
+		burst: boolean,
+		refetchRecord = true,
+		guard: Guard = 'none',
+	): Scenario => ({
+		key: `${variant}/two-${burst ? deliveries : `seq${deliveries}`}${refetchRecord ? '' : '-norefetch'}${guardKey[guard]}`,
+		title: `2 webhook processes, ${burst ? `burst of ${deliveries}` : `${deliveries} one after the other`}${refetchRecord ? '' : ', Re-Fetch Record off'}${guard === 'none' ? '' : `, ${GUARD_TITLES[guard]}`}`,
 		processes: 2,
 		deliveries,
 		burst,
 		refetchRecord,
+		guard,
 		firstTo: alternate,
 		replayNowTo: (i) => (i % 2 === 0 ? other(i) : undefined),
 		replayLaterTo: other,
 	});
+	const guarded = options.guards.filter((guard) => guard !== 'none');
 	return [
 		...options.bursts.map(oneProcess),
 		twoProcesses(options.sequential, false),
 		twoProcesses(options.sequential, false, false),
 		...options.bursts.map((deliveries) => twoProcesses(deliveries, true)),
+		...guarded.flatMap((guard) => [
+			twoProcesses(options.sequential, false, true, guard),
+			...options.bursts.map((deliveries) => twoProcesses(deliveries, true, true, guard)),
+		]),
 	];
 }
 
@@ -142,8 +158,16 @@ const webhookIdOf = (scenario: Scenario) => {
 
 export const webhookPath = (scenario: Scenario) => `/webhook/${webhookIdOf(scenario)}/webhook`;
 
-/** The webhook trigger, version 2: the secret in its credential, repeats ignored (the default). */
-export function triggerWorkflow(scenario: Scenario, apiCredential: N8nCredential): N8nWorkflow {
+/**
+ * The webhook trigger, version 2: the secret in its credential, repeats ignored (the default), then
+ * the scenario's guard, if any, and a last node that stands for the workflow's next step.
+ */
+export function triggerWorkflow(
+	scenario: Scenario,
+	apiCredential: N8nCredential,
+	redisCredential: N8nCredential,
+): N8nWorkflow {
+	const after = guardNodes(scenario.guard, TRIGGER_NODE, redisCredential);
 	return {
 		id: workflowId(scenario),
 		name: `Queue webhook bench: ${scenario.key}, ${scenario.title}`,
@@ -151,6 +175,7 @@ export function triggerWorkflow(scenario: Scenario, apiCredential: N8nCredential
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			{
+				id: '5e1f0b7a-0000-4000-8000-00000000d0d0',
 				name: TRIGGER_NODE,
 				type: `${PACKAGE_NAME}.inspectionBusinessWebhookTrigger`,
 				typeVersion: 2,
@@ -171,8 +196,9 @@ export function triggerWorkflow(scenario: Scenario, apiCredential: N8nCredential
 						: {}),
 				},
 			},
+			...after.nodes,
 		],
-		connections: {},
+		connections: after.connections,
 	};
 }
 
@@ -369,10 +395,12 @@ function readExecution(stored: StoredExecution, worker: string | undefined): Exe
 			})
 		: undefined;
 	const item = data?.resultData.runData[TRIGGER_NODE]?.[0]?.data?.main[0]?.[0]?.json;
+	const nextStepItems = data?.resultData.runData[NEXT_STEP]?.[0]?.data?.main[0]?.length ?? 0;
 	return {
 		id: String(stored.id),
 		status: stored.status,
 		worker,
+		reachedNextStep: nextStepItems > 0,
 		deliveryId: item?.deliveryId ?? undefined,
 		recordId: item?.id ?? undefined,
 		refetchedId: item?.record?.id,

@@ -7,6 +7,7 @@
  *   npm run bench:queue-webhook
  *   npm run bench:queue-webhook -- --bursts 60,200 --sequential 30 --later-s 5 --variants defaults,tuned
  *   npm run bench:queue-webhook -- --only defaults/two-seq30 --out /tmp/queue-webhook
+ *   npm run bench:queue-webhook -- --variants lazy --bursts 200 --guards removeDuplicates,redis
  *
  * It checks the secret (in the Inspection Business Webhook API credential, trigger version 2),
  * then, for each variant of webhook-process settings (VARIANTS: n8n's defaults, and the recommended
@@ -14,7 +15,9 @@
  * two webhook processes, every delivery id posted again right after its answer and some seconds
  * later, and counts the answers, the executions (which worker ran them, how many per delivery id,
  * whether the record was re-fetched), the API requests and 429s, and the delivery ids the saved
- * memory holds. Last, it shows what a webhook process and a worker without the package do.
+ * memory holds. With --guards, the two-process scenarios run again with a guard after the trigger
+ * (queue-webhook-guards.ts: n8n's Remove Duplicates, or Redis Increment and a Filter), and it counts
+ * how many repeats still reach the workflow's next step. Last, it shows what a webhook process and a worker without the package do.
  * Exits 1 when a promise that holds for one webhook process is broken; the losses across two
  * processes are measured, not judged (see docs/performance.md).
  */
@@ -33,6 +36,7 @@ import {
 	type Cluster,
 	type ClusterOptions,
 } from './queue-webhook-cluster';
+import { GUARDS, type Guard } from './queue-webhook-guards';
 import { missingPackageChecks } from './queue-webhook-missing';
 import {
 	histogramText,
@@ -69,6 +73,17 @@ function variantList(text: string): Variant[] {
 	});
 }
 
+function guardList(text: string): Guard[] {
+	return text
+		.split(',')
+		.filter(Boolean)
+		.map((name) => {
+			if (!GUARDS.includes(name as Guard))
+				throw new Error(`--guards: ${name} is not one of ${GUARDS.join(', ')}`);
+			return name as Guard;
+		});
+}
+
 function options() {
 	const { values } = parseArgs({
 		options: {
@@ -80,6 +95,7 @@ function options() {
 			variants: { type: 'string', default: 'defaults,lazy' },
 			out: { type: 'string', default: '' },
 			'skip-missing-package': { type: 'boolean', default: false },
+			guards: { type: 'string', default: '' },
 		},
 	});
 	const whole = (text: string, name: string) => {
@@ -96,6 +112,7 @@ function options() {
 		variants: variantList(values.variants),
 		out: values.out ? path.resolve(values.out) : undefined,
 		missingPackageChecks: !values['skip-missing-package'],
+		guards: guardList(values.guards),
 	};
 }
 
@@ -180,6 +197,7 @@ ${scenario.title} (workflow ${scenario.key})
   Executions started                   ${s.executions}; on a worker ${s.onWorkers}; succeeded ${s.succeeded}; without a delivery (failed before the node) ${s.withoutDelivery}
   Executions per delivery id           ${histogramText(s.executionsPerDelivery)} (count×executions)
   Replays that started a 2nd execution ${s.replaysThatRan}
+  Reached the next step, per delivery  ${histogramText(s.nextStepPerDelivery)} (count×times); repeats there ${s.repeatsAtNextStep}; acknowledged, never there ${s.acceptedNeverAtNextStep}
   Acknowledged, but no execution       ${s.acceptedWithoutExecution} delivery ids
   Only failed runs, later replay ignored ${s.failedThenIgnoredLater} delivery ids
   Records re-fetched                   ${s.refetched} of ${s.executions}
@@ -188,7 +206,7 @@ ${scenario.title} (workflow ${scenario.key})
 }
 
 function tableRow(scenario: Scenario, s: ScenarioSummary, savedBeforeLater: number): string {
-	return `| ${scenario.title} | ${s.acknowledged}/${s.firstDeliveries} | ${ms(s.ackMs.median)} / ${ms(s.ackMs.p99)} / ${ms(s.ackMs.max)} | ${s.executions} (${s.onWorkers} on workers) | ${histogramText(s.executionsPerDelivery)} | ${s.replaysNow.ignored}/${s.replaysNow.sent} | ${savedBeforeLater}/${s.firstDeliveries} | ${s.replaysLater.ignored}/${s.replaysLater.sent} | ${s.replaysThatRan} | ${s.acceptedWithoutExecution} | ${s.failedThenIgnoredLater} | ${s.refetched}/${s.executions} | ${s.apiRequests} | ${s.throttled} |`;
+	return `| ${scenario.title} | ${s.acknowledged}/${s.firstDeliveries} | ${ms(s.ackMs.median)} / ${ms(s.ackMs.p99)} / ${ms(s.ackMs.max)} | ${s.executions} (${s.onWorkers} on workers) | ${histogramText(s.executionsPerDelivery)} | ${s.replaysNow.ignored}/${s.replaysNow.sent} | ${savedBeforeLater}/${s.firstDeliveries} | ${s.replaysLater.ignored}/${s.replaysLater.sent} | ${s.replaysThatRan} | ${s.repeatsAtNextStep} | ${s.acceptedNeverAtNextStep} | ${s.acceptedWithoutExecution} | ${s.failedThenIgnoredLater} | ${s.refetched}/${s.executions} | ${s.apiRequests} | ${s.throttled} |`;
 }
 
 /** What must hold for every scenario, and across processes what must hold for one process. */
@@ -206,6 +224,8 @@ function broken(scenario: Scenario, s: ScenarioSummary): string[] {
 		problems.push('a delivery whose run failed was remembered: a later replay was ignored');
 	if (scenario.processes === 1 && s.replaysThatRan > 0)
 		problems.push('a replay to the same process started an execution');
+	if (s.acceptedNeverAtNextStep > 0)
+		problems.push('an acknowledged delivery never reached the next step');
 	return problems;
 }
 
@@ -296,8 +316,8 @@ n8n ${N8N_VERSION} queue mode: 1 main (production webhooks off), 2 workers (conc
 			problems.push(...outcome.problems);
 		}
 		console.log(`
-| Settings | Scenario | Acknowledged | Ack median / p99 / max | Executions | Executions per delivery id | Replays right after ignored | Ids in saved memory before later replays | Replays later ignored | Replays that ran | Acknowledged, no execution | Failed, later replay ignored | Records re-fetched | API requests | 429 |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| Settings | Scenario | Acknowledged | Ack median / p99 / max | Executions | Executions per delivery id | Replays right after ignored | Ids in saved memory before later replays | Replays later ignored | Replays that ran | Repeats at the next step | Acknowledged, never at the next step | Acknowledged, no execution | Failed, later replay ignored | Records re-fetched | API requests | 429 |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 `);
 		if (settings.missingPackageChecks) {

@@ -29,6 +29,7 @@ const execution = (id: string, deliveryId: string, worker?: string): Execution =
 	deliveryId,
 	recordId: `record-${deliveryId}`,
 	refetchedId: `record-${deliveryId}`,
+	reachedNextStep: true,
 });
 
 describe('queue webhook bench report', () => {
@@ -91,6 +92,36 @@ describe('queue webhook bench report', () => {
 			apiRequests: 2,
 			idsPerRequest: 1.5,
 			throttled: 1,
+		});
+	});
+
+	it('counts the repeats that reached the next step past a guard, and deliveries that never did', () => {
+		const answers = [
+			answer('a', 'first', '{"received":true}'),
+			answer('b', 'first', '{"received":true}'),
+			answer('c', 'first', '{"received":true}'),
+			answer('a', 'replay-now', '{"received":true}'),
+			answer('b', 'replay-now', '{"received":true}'),
+			answer('c', 'replay-now', '{"received":true}'),
+		];
+		const stopped = (id: string, deliveryId: string) => ({
+			...execution(id, deliveryId),
+			reachedNextStep: false,
+		});
+		// a: its repeat ran but the guard stopped it; b: both went on; c: the guard stopped both.
+		const executions = [
+			execution('1', 'a'),
+			stopped('2', 'a'),
+			execution('3', 'b'),
+			execution('4', 'b'),
+			stopped('5', 'c'),
+			stopped('6', 'c'),
+		];
+		expect(summarize(answers, executions, [])).toMatchObject({
+			replaysThatRan: 3,
+			nextStepPerDelivery: { 0: 1, 1: 1, 2: 1 },
+			repeatsAtNextStep: 1,
+			acceptedNeverAtNextStep: 1,
 		});
 	});
 });
