@@ -22,8 +22,8 @@ export const NEXT_STEP = 'Next Step';
 export const GUARD_KEY = '{{ $json.deliveryId ?? $execution.id }}';
 
 export const GUARD_TITLES: Record<Exclude<Guard, 'none'>, string> = {
-	removeDuplicates: 'then Remove Duplicates on deliveryId',
-	redis: 'then Redis Increment on deliveryId and a Filter',
+	removeDuplicates: 'then Remove Duplicates',
+	redis: 'then Redis Increment + Filter',
 };
 
 export const redisCredential = (port: number): N8nCredential => ({

@@ -170,7 +170,8 @@ export function triggerWorkflow(
 	const after = guardNodes(scenario.guard, TRIGGER_NODE, redisCredential);
 	return {
 		id: workflowId(scenario),
-		name: `Queue webhook bench: ${scenario.key}, ${scenario.title}`,
+		// n8n keeps at most 128 characters of a workflow's name.
+		name: `Queue webhook bench: ${scenario.key}, ${scenario.title}`.slice(0, 128),
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
