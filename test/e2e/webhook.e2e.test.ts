@@ -16,6 +16,12 @@
  *   each), so a burst's answers wait on n8n's CPU whatever the node does; the replay and restart
  *   proofs run with n8n's defaults.
  * - A re-fetch that fails after the acknowledgement fails its execution visibly.
+ * - A delivery whose top-level id is its record's id has no delivery id: two changes of one record
+ *   start two executions, while a true delivery id sent twice starts one.
+ * - The queue-mode recipe (docs/webhook-trigger.md): n8n's Remove Duplicates after the trigger, on
+ *   `{{ $json.deliveryId ?? $execution.id }}`, lets a repeat that the trigger did not recognise
+ *   (as on another webhook process) through once, and every delivery without an id through; on
+ *   `{{ $json.deliveryId }}` alone it would drop every delivery without an id after the first.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -30,13 +36,16 @@ import type { N8nServer } from '../../scripts/n8n-server';
 import { PACKAGE_NAME } from '../../scripts/package-tarball';
 import { freePort } from '../../scripts/ports';
 import { waitFor } from '../../scripts/processes';
+import type { N8nWorkflow } from '../../scripts/n8n-instance';
 import {
 	deliveryBody,
 	executionError,
 	executionsPerDelivery,
 	latency,
+	nodeItems,
 	post,
 	postAtOnce,
+	recordOnlyBody,
 	settledExecutions,
 	triggerItem,
 } from './support/deliveries';
@@ -49,7 +58,82 @@ import {
 	productionUrl,
 	REFETCHING_WEBHOOK,
 	type WebhookWorkflow,
+	WEBHOOK_SECRET,
 } from './workflows/webhooks';
+import { NODE_TYPES } from './workflows/build';
+
+/**
+ * The queue-mode recipe in one n8n: the trigger with Ignore Repeated Deliveries off stands for the
+ * webhook process that never saw the first delivery; Remove Duplicates (kept in n8n's database)
+ * then decides. A second Remove Duplicates on `deliveryId` alone shows why the recipe's key falls
+ * back to the execution id.
+ */
+const RECIPE: WebhookWorkflow = {
+	id: 'IbWebhookDedup01',
+	node: 'Delivery (repeats let through)',
+	webhookId: '3f1a5c7e-9b2d-4e6f-8a0c-2d4f6b8e0a13',
+};
+const RECIPE_NEXT = 'Next Step';
+const NAIVE_NEXT = 'Next Step (deliveryId alone)';
+
+function recipeWorkflow(): N8nWorkflow {
+	const node = (name: string, type: string, parameters: object, x: number, y = 0) => ({
+		id: `${RECIPE.id}-${x}-${y}`,
+		name,
+		type,
+		typeVersion: type === 'n8n-nodes-base.removeDuplicates' ? 2 : 1,
+		position: [x, y],
+		parameters,
+	});
+	const dedupe = (dedupeValue: string) => ({
+		operation: 'removeItemsSeenInPreviousExecutions',
+		dedupeValue,
+		options: {},
+	});
+	const to = (name: string) => ({ main: [[{ node: name, type: 'main', index: 0 }]] });
+	return {
+		id: RECIPE.id,
+		name: 'Webhook trigger, then Remove Duplicates on the delivery id',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				...node(RECIPE.node, NODE_TYPES.webhook, {}, 0),
+				typeVersion: 2,
+				webhookId: RECIPE.webhookId,
+				parameters: { events: [], headerName: WEBHOOK_SECRET.header, ignoreRepeats: false },
+				credentials: { inspectionBusinessWebhookApi: WEBHOOK_SECRET.credential },
+			},
+			node(
+				'Remove Duplicates',
+				'n8n-nodes-base.removeDuplicates',
+				dedupe('={{ $json.deliveryId ?? $execution.id }}'),
+				220,
+			),
+			node(RECIPE_NEXT, 'n8n-nodes-base.noOp', {}, 440),
+			node(
+				'Remove Duplicates (deliveryId alone)',
+				'n8n-nodes-base.removeDuplicates',
+				dedupe('={{ $json.deliveryId }}'),
+				220,
+				200,
+			),
+			node(NAIVE_NEXT, 'n8n-nodes-base.noOp', {}, 440, 200),
+		],
+		connections: {
+			[RECIPE.node]: {
+				main: [
+					[
+						{ node: 'Remove Duplicates', type: 'main', index: 0 },
+						{ node: 'Remove Duplicates (deliveryId alone)', type: 'main', index: 0 },
+					],
+				],
+			},
+			'Remove Duplicates': to(RECIPE_NEXT),
+			'Remove Duplicates (deliveryId alone)': to(NAIVE_NEXT),
+		},
+	};
+}
 
 const RECEIVED = JSON.stringify({ received: true });
 const ignoredBody = (id: string) =>
@@ -68,7 +152,7 @@ let database: N8nDatabase;
  */
 async function startN8n(env: Record<string, string> = {}): Promise<void> {
 	server = await folder.startServer(await freePort(), { env });
-	for (const target of [PLAIN_WEBHOOK, REFETCHING_WEBHOOK]) {
+	for (const target of [PLAIN_WEBHOOK, REFETCHING_WEBHOOK, RECIPE]) {
 		const url = productionUrl(server.baseUrl, target);
 		await waitFor(
 			`n8n to register ${url}`,
@@ -91,7 +175,7 @@ beforeAll(async () => {
 		path.join(state.workDir, 'webhook-n8n'),
 		{ tarball: state.tarball, name: PACKAGE_NAME, version },
 		sandbox.baseUrl,
-		[n8nWebhookWorkflow(N8N_WEBHOOK_FLOOR)],
+		[n8nWebhookWorkflow(N8N_WEBHOOK_FLOOR), recipeWorkflow()],
 	);
 	database = new N8nDatabase(runtime, folder.folder);
 	await startN8n();
@@ -286,5 +370,65 @@ describe('answers for deliveries that start nothing, and a failed re-fetch', () 
 		expect(executionError(failed[0])).toMatch(
 			new RegExp(`^Could not re-fetch inspection ${record} of delivery ${id} \\(`),
 		);
+	});
+});
+
+describe('a delivery whose top-level id is its record id', () => {
+	it('has no delivery id: two changes of one record start two executions; a true delivery id sent twice starts one', async () => {
+		const record = await newInspection();
+		const url = productionUrl(server.baseUrl, PLAIN_WEBHOOK);
+		const before = (await database.executions(PLAIN_WEBHOOK.id)).length;
+		const answers = [
+			await post(url, recordOnlyBody(record, 'inspection.confirmed')),
+			await post(url, recordOnlyBody(record, 'inspection.rescheduled')),
+		];
+		const delivery = randomUUID();
+		for (let i = 0; i < 2; i++) answers.push(await post(url, deliveryBody(delivery, record)));
+		expect(answers.map((answer) => [answer.status, answer.body])).toEqual([
+			[200, RECEIVED],
+			[200, RECEIVED],
+			[200, RECEIVED],
+			[200, ignoredBody(delivery)],
+		]);
+		const executions = (await settledExecutions(database, PLAIN_WEBHOOK.id, before + 3)).slice(
+			before,
+		);
+		expect(
+			executions.map((execution) => {
+				const item = triggerItem(execution, PLAIN_WEBHOOK.node);
+				return [item?.event, item?.id, item?.deliveryId];
+			}),
+		).toEqual([
+			['inspection.confirmed', record, null],
+			['inspection.rescheduled', record, null],
+			['inspection.confirmed', record, delivery],
+		]);
+		expect(JSON.stringify(await database.staticData(PLAIN_WEBHOOK.id))).not.toContain(record);
+	});
+});
+
+describe("the queue-mode recipe: n8n's Remove Duplicates after the trigger", () => {
+	it('lets a repeat the trigger let through reach the next step once, and every delivery without an id', async () => {
+		const record = await newInspection();
+		const url = productionUrl(server.baseUrl, RECIPE);
+		const delivery = randomUUID();
+		const bodies = [
+			deliveryBody(delivery, record),
+			deliveryBody(delivery, record),
+			recordOnlyBody(record, 'inspection.confirmed'),
+			recordOnlyBody(record, 'inspection.rescheduled'),
+		];
+		const answers = [];
+		for (const body of bodies) answers.push(await post(url, body));
+		expect(answers.map((answer) => answer.body)).toEqual(bodies.map(() => RECEIVED));
+
+		const executions = await settledExecutions(database, RECIPE.id, 4);
+		expect(executions.map((execution) => execution.status)).toEqual(bodies.map(() => 'success'));
+		const reached = (next: string) =>
+			executions.map((execution) => nodeItems(execution, next).map((item) => item.deliveryId));
+		// The repeat stops at Remove Duplicates; both changes without a delivery id go on.
+		expect(reached(RECIPE_NEXT)).toEqual([[delivery], [], [null], [null]]);
+		// Keyed on deliveryId alone, the second delivery without an id is taken for the first.
+		expect(reached(NAIVE_NEXT)).toEqual([[delivery], [], [null], []]);
 	});
 });

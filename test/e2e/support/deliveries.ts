@@ -78,6 +78,19 @@ export function triggerItem(
 	return run?.data?.main[0]?.[0]?.json;
 }
 
+/** The items a node passed on (its first output) in an execution; none when it did not run. */
+export function nodeItems(
+	execution: StoredExecution,
+	node: string,
+): Array<Record<string, unknown>> {
+	const run = (execution.data as RunData | null)?.resultData.runData?.[node]?.[0];
+	return (run?.data?.main[0] ?? []).map((item) => item.json);
+}
+
+/** A delivery whose only id is its record's: at the top level and again under `data`. */
+export const recordOnlyBody = (recordId: string, event = 'inspection.confirmed') =>
+	JSON.stringify({ id: recordId, event, data: { id: recordId } });
+
 /** The error a failed execution recorded. */
 export const executionError = (execution: StoredExecution) =>
 	(execution.data as RunData | null)?.resultData.error?.message;
