@@ -18,10 +18,11 @@
  * - A re-fetch that fails after the acknowledgement fails its execution visibly.
  * - A delivery whose top-level id is its record's id has no delivery id: two changes of one record
  *   start two executions, while a true delivery id sent twice starts one.
- * - The queue-mode recipe (docs/webhook-trigger.md): n8n's Remove Duplicates after the trigger, on
- *   `{{ $json.deliveryId ?? $execution.id }}`, lets a repeat that the trigger did not recognise
- *   (as on another webhook process) through once, and every delivery without an id through; on
- *   `{{ $json.deliveryId }}` alone it would drop every delivery without an id after the first.
+ * - The key of the queue-mode guard (docs/webhook-trigger.md), `{{ $json.deliveryId ?? $execution.id }}`,
+ *   in n8n's Remove Duplicates after the trigger: a repeat the trigger let through (as another
+ *   webhook process would) goes on once, every delivery without an id goes on; keyed on
+ *   `{{ $json.deliveryId }}` alone, every delivery without an id after the first would be dropped.
+ *   (Across processes the guard is Redis Increment: measured by `npm run bench:queue-webhook`.)
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -63,10 +64,10 @@ import {
 import { NODE_TYPES } from './workflows/build';
 
 /**
- * The queue-mode recipe in one n8n: the trigger with Ignore Repeated Deliveries off stands for the
- * webhook process that never saw the first delivery; Remove Duplicates (kept in n8n's database)
- * then decides. A second Remove Duplicates on `deliveryId` alone shows why the recipe's key falls
- * back to the execution id.
+ * A guard after the trigger in one n8n: the trigger with Ignore Repeated Deliveries off stands for
+ * the webhook process that never saw the first delivery; Remove Duplicates (kept in n8n's
+ * database) then decides on the guard's key. A second Remove Duplicates on `deliveryId` alone
+ * shows why the key falls back to the execution id.
  */
 const RECIPE: WebhookWorkflow = {
 	id: 'IbWebhookDedup01',
@@ -407,7 +408,7 @@ describe('a delivery whose top-level id is its record id', () => {
 	});
 });
 
-describe("the queue-mode recipe: n8n's Remove Duplicates after the trigger", () => {
+describe("the guard's key, deliveryId or else the execution id, in n8n's Remove Duplicates", () => {
 	it('lets a repeat the trigger let through reach the next step once, and every delivery without an id', async () => {
 		const record = await newInspection();
 		const url = productionUrl(server.baseUrl, RECIPE);
