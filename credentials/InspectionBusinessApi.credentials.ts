@@ -56,7 +56,7 @@ export class InspectionBusinessApi implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 6000 },
 			default: 120,
 			description:
-				"The key owner's request budget. All executions in this n8n instance that use this key share it. Lower it when other tools use keys of the same user.",
+				"The key owner's request budget per minute. Each running n8n counts it on its own: in queue mode the main, every worker and every webhook server pace separately, so set this to the budget divided by how many of them use the key (120 / 2 workers = 60). Lower it too when other tools use keys of the same user.",
 		},
 		{
 			displayName: 'Wait for Rate Limit (Minutes)',
