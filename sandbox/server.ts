@@ -6,6 +6,7 @@ import type { OneShotFault } from './faults';
 import { FILES_PREFIX } from './files';
 import { ApiError, errorReply, writeReply, type Reply } from './http';
 import { KEY_TABLE } from './keys';
+import { redirectReply, REDIRECT_PREFIX } from './redirects';
 import { queryRecord, type LogEntry } from './requestlog';
 import { matchRoute } from './router';
 import type { SandboxState } from './state';
@@ -124,7 +125,12 @@ async function handle(
 	state.log.add(entry);
 	res.on('finish', () => (entry.status = res.statusCode));
 	try {
-		if (url.pathname.startsWith(FILES_PREFIX) && (req.method === 'GET' || req.method === 'HEAD')) {
+		if (url.pathname.startsWith(REDIRECT_PREFIX)) {
+			writeReply(res, redirectReply(url));
+		} else if (
+			url.pathname.startsWith(FILES_PREFIX) &&
+			(req.method === 'GET' || req.method === 'HEAD')
+		) {
 			writeReply(res, state.signer.serve(state.store, url.pathname, url.searchParams));
 		} else {
 			await runV1(state, handlers, req, res, url, entry);

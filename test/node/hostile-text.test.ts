@@ -22,10 +22,11 @@ import ts from 'typescript';
 
 import { UUID_PATTERN } from '../../nodes/shared/endpoints';
 import { signatureMatches } from '../../nodes/InspectionBusinessWebhookTrigger/auth';
-import { sanitizeFilename } from '../../nodes/shared/filenames';
+import { safeFileName, sanitizeFilename } from '../../nodes/shared/filenames';
 import { readRecordLink } from '../../nodes/shared/locators';
 import { toWireTimestamp } from '../../nodes/shared/rules/dates';
 import { isEmail } from '../../nodes/shared/rules/formats';
+import { nonPublicHost } from '../../nodes/shared/rules/links';
 import { fileNameOf } from '../../nodes/shared/transport/download';
 import { errorCode } from '../../nodes/shared/transport/exchange';
 import { retryAfterMs } from '../../nodes/shared/transport/retry';
@@ -74,6 +75,18 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/ /g': { safe: 'one character, no repeat' },
 		'/[^A-Za-z0-9._-]/g': { safe: 'one character class, no repeat' },
 		'/^\\.+/': { attack: megabyte('', '.') },
+		'/[\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g': {
+			safe: 'one character class, no repeat',
+		},
+		'/[/\\\\]/g': { safe: 'one character class, no repeat' },
+		'/\\.{2,}/g': { attack: megabyte('', '.'.repeat(999) + 'a') },
+	},
+	'nodes/shared/rules/links.ts': {
+		'/^127\\.\\d+\\.\\d+\\.\\d+$/': { attack: megabyte('127.1.', '1') + '.x' },
+		'/^\\d{1,3}$/': { safe: SHORT },
+		'/^::ffff:(\\d+\\.\\d+\\.\\d+\\.\\d+)$/i': { attack: megabyte('::ffff:1.1.', '1') + '.x' },
+		'/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i': { safe: SHORT },
+		'/\\.$/': { attack: megabyte('', '.') + 'x' },
 	},
 	'nodes/shared/locators.ts': {
 		'new RegExp(UUID_PATTERN)': { safe: SHORT },
@@ -289,6 +302,8 @@ const CHECKS: Array<[string, string, (text: string) => unknown]> = [
 		(text) => errorCode({ message: text }),
 	],
 	['File name', megabyte('..', '/.\u0000'), sanitizeFilename],
+	['Downloaded file name', megabyte('', '. ./\u0000\u202e. '), safeFileName],
+	['Redirect host', megabyte('127.', '0.') + 'x', nonPublicHost],
 	[
 		// Without the guard (`\s+(.+)$`) every split of the spaces was tried: seconds.
 		'Sandbox bearer header',
