@@ -46,7 +46,9 @@ function trimAll(text: string, characters: string): string {
  */
 export function safeFileName(name: string | undefined): string | undefined {
 	if (name === undefined) return undefined;
-	const flat = name
+	// Bounded first: only 120 characters are kept, so a megabyte of name costs no more than a kilobyte.
+	const bounded = name.length > 1024 ? name.slice(0, 1000) + name.slice(-24) : name;
+	const flat = bounded
 		.replace(UNSAFE_CHARACTERS, '')
 		.replace(/[/\\]/g, '_')
 		.replace(/\.{2,}/g, '.');
