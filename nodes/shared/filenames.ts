@@ -22,7 +22,17 @@ export function sanitizeFilename(filename: string): string {
 }
 
 /** Control characters (C0, DEL, C1) and the invisible marks that can reverse how a name reads. */
-const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export function isUnsafeCharacter(character: string): boolean {
+	const code = character.charCodeAt(0);
+	return (
+		code <= 0x1f ||
+		(code >= 0x7f && code <= 0x9f) ||
+		code === 0x200e ||
+		code === 0x200f ||
+		(code >= 0x202a && code <= 0x202e) ||
+		(code >= 0x2066 && code <= 0x2069)
+	);
+}
 /** Longest name kept, in characters: file systems allow 255 bytes, and a name may be UTF-8. */
 const MAX_NAME_LENGTH = 120;
 
@@ -48,8 +58,9 @@ export function safeFileName(name: string | undefined): string | undefined {
 	if (name === undefined) return undefined;
 	// Bounded first: only 120 characters are kept, so a megabyte of name costs no more than a kilobyte.
 	const bounded = name.length > 1024 ? name.slice(0, 1000) + name.slice(-24) : name;
-	const flat = bounded
-		.replace(UNSAFE_CHARACTERS, '')
+	const flat = [...bounded]
+		.filter((character) => !isUnsafeCharacter(character))
+		.join('')
 		.replace(/[/\\]/g, '_')
 		.replace(/\.{2,}/g, '.');
 	const trimmed = trimAll(flat, '. ');

@@ -75,9 +75,6 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/ /g': { safe: 'one character, no repeat' },
 		'/[^A-Za-z0-9._-]/g': { safe: 'one character class, no repeat' },
 		'/^\\.+/': { attack: megabyte('', '.') },
-		'/[\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g': {
-			safe: 'one character class, no repeat',
-		},
 		'/[/\\\\]/g': { safe: 'one character class, no repeat' },
 		'/\\.{2,}/g': { attack: megabyte('', '.'.repeat(999) + 'a') },
 	},
