@@ -156,7 +156,7 @@ describe('redirects', () => {
 /** A file host that streams `total` bytes in 1 MB chunks, announced or not, and counts what it got out. */
 async function streamingHost(total: number, announce: boolean) {
 	const sent = { bytes: 0, finished: false };
-	const server: Server = createServer((req, res) => {
+	const server: Server = createServer((_request, res) => {
 		res.writeHead(200, {
 			'Content-Type': 'application/pdf',
 			...(announce ? { 'Content-Length': String(total) } : {}),
