@@ -8,7 +8,7 @@
  * - The inventory: a new or changed pattern fails the first test until it is
  *   listed here, with an adversarial input or a reason.
  * - The timings: each check runs on a 1 MB adversarial input in under 100 ms
- *   (the best of up to three runs, so a busy machine does not fail it). The
+ *   (after one untimed run, the best of up to five). The
  *   inputs are built so that the quadratic pattern each guard replaced takes
  *   seconds, not minutes: the attacked stretch is 40,000 characters and the
  *   rest of the megabyte is padding. With the old patterns put back, one run
@@ -71,7 +71,7 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 	},
 	'nodes/shared/endpoints.ts': { '/\\{(\\w+)\\}/g': { safe: STATIC } },
 	'nodes/shared/filenames.ts': {
-		'/[\\u0300-\\u036f]/g': { attack: megabyte('', 'e\u0301') },
+		'/[\\u0300-\\u036f]/g': { safe: 'one character class, no repeat' },
 		'/ /g': { safe: 'one character, no repeat' },
 		'/[^A-Za-z0-9._-]/g': { safe: 'one character class, no repeat' },
 		'/^\\.+/': { attack: megabyte('', '.') },
@@ -208,10 +208,19 @@ function patternsInSources(): Record<string, string[]> {
 	return found;
 }
 
-/** Milliseconds of the fastest of up to three runs, stopping at the first under the limit. */
+/**
+ * Milliseconds of the fastest of up to five runs, stopping at the first under
+ * the limit, after one untimed run: V8 first interprets a pattern and compiles
+ * it once it has run, and a busy machine slows single runs. A pattern that
+ * backtracks quadratically takes seconds on every run, so neither hides it.
+ */
 function fastestRun(run: () => unknown): number {
+	const warmUp = performance.now();
+	run();
+	// Twenty times the limit: no linear check comes near it, so no need to wait for five more.
+	if (performance.now() - warmUp > 20 * LIMIT_MS) return performance.now() - warmUp;
 	let best = Infinity;
-	for (let attempt = 0; attempt < 3 && best >= LIMIT_MS; attempt++) {
+	for (let attempt = 0; attempt < 5 && best >= LIMIT_MS; attempt++) {
 		const start = performance.now();
 		run();
 		best = Math.min(best, performance.now() - start);
