@@ -15,6 +15,26 @@ const TESTED_BASE_URL = `={{ $credentials.baseUrl.trim().replace(${API_ROOT_SUFF
 /** An absolute URL (the HTTP Request node's), which axios uses instead of the base URL. */
 const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:\/\//i;
 
+/**
+ * Where a request goes: its absolute `url`, the HTTP Request node's `uri` (it
+ * sends n8n's older request options), else the base URL it is relative to.
+ */
+function requestTarget(options: IHttpRequestOptions): string {
+	const { uri } = options as { uri?: unknown };
+	if (ABSOLUTE_URL.test(options.url ?? '')) return options.url;
+	if (typeof uri === 'string' && ABSOLUTE_URL.test(uri)) return uri;
+	return String(options.baseURL ?? options.url);
+}
+
+/** The host name n8n's allowed-domains check compares, or undefined when the URL has none. */
+function hostOf(url: string): string | undefined {
+	try {
+		return new URL(url.trim()).hostname.toLowerCase() || undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export class InspectionBusinessApi implements ICredentialType {
 	name = 'inspectionBusinessApi';
 
@@ -56,7 +76,7 @@ export class InspectionBusinessApi implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 6000 },
 			default: 120,
 			description:
-				"The key owner's request budget. All executions in this n8n instance that use this key share it. Lower it when other tools use keys of the same user.",
+				"The key owner's request budget per minute. Each running n8n counts it on its own: in queue mode the main, every worker and every webhook server pace separately, so set this to the budget divided by how many of them use the key (120 / 2 workers = 60). Lower it too when other tools use keys of the same user.",
 		},
 		{
 			displayName: 'Wait for Rate Limit (Minutes)',
@@ -73,15 +93,16 @@ export class InspectionBusinessApi implements ICredentialType {
 	 * Adds the key, unless the request goes to plain http off this machine: then
 	 * it throws, so the key never travels unencrypted, whether the request comes
 	 * from this package's nodes, the HTTP Request node or the credential test
-	 * (which shows the reason).
+	 * (which shows the reason). The key also never follows a redirect to another
+	 * origin, whatever the caller asked: n8n then does not copy it onto the
+	 * redirected request, and a redirect to another host fails (n8n's allowed
+	 * domains, set to this request's host unless the user set a list).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const target = ABSOLUTE_URL.test(requestOptions.url)
-			? requestOptions.url
-			: String(requestOptions.baseURL ?? requestOptions.url);
+		const target = requestTarget(requestOptions);
 		const refused = refusedUrlReason(target);
 		if (refused !== undefined) throw new Error(refused);
 		return {
@@ -90,6 +111,8 @@ export class InspectionBusinessApi implements ICredentialType {
 				...requestOptions.headers,
 				Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
 			},
+			sendCredentialsOnCrossOriginRedirect: false,
+			allowedDomains: requestOptions.allowedDomains || hostOf(target),
 		};
 	}
 

@@ -6,16 +6,17 @@ import type { OneShotFault } from './faults';
 import { FILES_PREFIX } from './files';
 import { ApiError, errorReply, writeReply, type Reply } from './http';
 import { KEY_TABLE } from './keys';
+import { redirectReply, REDIRECT_PREFIX } from './redirects';
 import { queryRecord, type LogEntry } from './requestlog';
 import { matchRoute } from './router';
 import type { SandboxState } from './state';
 import { iso } from './clock';
 
-function bearer(req: IncomingMessage): string | null {
+export function bearer(req: IncomingMessage): string | null {
 	const header = req.headers.authorization;
 	if (!header) return null;
-	const m = /^Bearer\s+(.+)$/i.exec(header);
-	return m ? m[1].trim() : header;
+	// "Bearer", a space, then at least one more character; no pattern runs over the key itself.
+	return /^Bearer\s./i.test(header) ? header.slice('Bearer'.length).trim() : header;
 }
 
 const FAULT_REPLIES: Partial<Record<OneShotFault['kind'], (f: OneShotFault) => Reply>> = {
@@ -124,7 +125,12 @@ async function handle(
 	state.log.add(entry);
 	res.on('finish', () => (entry.status = res.statusCode));
 	try {
-		if (url.pathname.startsWith(FILES_PREFIX) && (req.method === 'GET' || req.method === 'HEAD')) {
+		if (url.pathname.startsWith(REDIRECT_PREFIX)) {
+			writeReply(res, redirectReply(url));
+		} else if (
+			url.pathname.startsWith(FILES_PREFIX) &&
+			(req.method === 'GET' || req.method === 'HEAD')
+		) {
 			writeReply(res, state.signer.serve(state.store, url.pathname, url.searchParams));
 		} else {
 			await runV1(state, handlers, req, res, url, entry);

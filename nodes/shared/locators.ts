@@ -62,18 +62,42 @@ const LOCATORS: Record<LocatorKind, LocatorSpec> = {
 };
 
 const UUID = UUID_PATTERN.slice(1, -1);
+const WHOLE_UUID = new RegExp(UUID_PATTERN);
+const UUID_LENGTH = 36;
 /** A UUID anywhere in a link, not part of a longer run of hex digits. */
 const UUID_IN_TEXT = new RegExp(`(?<![0-9a-fA-F])${UUID}(?![0-9a-fA-F])`, 'g');
+/**
+ * An http(s) link: a scheme, a host, no whitespace. One character of host,
+ * then anything without whitespace: no two quantifiers compete for the same
+ * characters, so a hostile value fails in time linear in its length (see
+ * test/node/hostile-text.test.ts).
+ */
+const HTTP_LINK = /^https?:\/\/[^/\s]\S*$/i;
+
+/** The path segments of an http(s) link, without its query and fragment. */
+function pathSegments(link: string): string[] {
+	const afterScheme = link.slice(link.indexOf('//') + 2);
+	const hostEnd = afterScheme.indexOf('/');
+	if (hostEnd < 0) return [];
+	const rest = afterScheme.slice(hostEnd + 1);
+	const pathEnd = rest.search(/[?#]/);
+	return (pathEnd < 0 ? rest : rest.slice(0, pathEnd)).split('/');
+}
 
 /**
  * recordLinks: the id after one of `segments` in an http(s) link's path, e.g.
  * `https://host/contacts/<uuid>` or a portal link `https://host/reports/<uuid>`;
- * anything after the id (a sub-page, a query, a fragment) is ignored.
+ * anything after the id (a sub-page, a query, a fragment) is ignored. Read from
+ * the split path, not by one pattern over the whole link, so the time is
+ * linear in the link's length; the last such pair in the path wins.
  */
-function idAfterSegment(segments: readonly string[], link: string): string | undefined {
-	if (segments.length === 0) return undefined;
-	const pattern = `^https?://[^/\\s]+(?:/[^\\s?#]*)?/(?:${segments.join('|')})/(${UUID})(?:[/?#]\\S*)?$`;
-	return new RegExp(pattern, 'i').exec(link)?.[1];
+function idAfterSegment(segments: readonly string[], parts: readonly string[]): string | undefined {
+	for (let index = parts.length - 2; index >= 0; index--) {
+		const id = parts[index + 1];
+		if (id.length !== UUID_LENGTH || !WHOLE_UUID.test(id)) continue;
+		if (segments.includes(parts[index].toLowerCase())) return id;
+	}
+	return undefined;
 }
 
 /** What By URL reads, as its hint and its errors say it. */
@@ -95,11 +119,12 @@ export function readRecordLink(
 	link: string,
 ): { id: string } | { problem: string } {
 	const url = link.trim();
-	if (!/^https?:\/\/[^/\s]+\S*$/i.test(url)) return { problem: 'is not an http(s) link' };
-	const own = idAfterSegment(LOCATORS[kind].urlSegments, url);
+	if (!HTTP_LINK.test(url)) return { problem: 'is not an http(s) link' };
+	const parts = pathSegments(url);
+	const own = idAfterSegment(LOCATORS[kind].urlSegments, parts);
 	if (own) return { id: own };
 	const other = (Object.keys(LOCATORS) as LocatorKind[]).find(
-		(candidate) => candidate !== kind && idAfterSegment(LOCATORS[candidate].urlSegments, url),
+		(candidate) => candidate !== kind && idAfterSegment(LOCATORS[candidate].urlSegments, parts),
 	);
 	if (other) return { problem: `is a link to another kind of record (${LOCATORS[other].record})` };
 	const ids = [...new Set((url.match(UUID_IN_TEXT) ?? []).map((id) => id.toLowerCase()))];

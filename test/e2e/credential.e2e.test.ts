@@ -3,10 +3,19 @@
  * /rest/credentials/test`, which resolves the test request's expressions and
  * runs the credential's authenticate): the answer for each Base URL form, each
  * loopback alias, plain http elsewhere, a revoked key and a wrong address.
+ * Then the key and redirects: neither the credential test nor n8n's HTTP
+ * Request node with this credential sends the key where the sandbox's
+ * `/_redirect/<port>/…` points (another port: another origin).
  */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { SANDBOX_KEYS } from '../../sandbox/index';
+import { nodeItems } from '../../scripts/n8n-instance';
 import type { N8nRestClient } from '../../scripts/n8n-rest';
-import { ownerSession } from './support/n8n';
+import { SANDBOX_CREDENTIAL } from '../../scripts/workflows';
+import { chain, manualTrigger } from './workflows/build';
+import { e2eUserFolder, ownerSession } from './support/n8n';
 import { readState } from './support/state';
 
 interface TestAnswer {
@@ -90,4 +99,57 @@ it('a Base URL with no API behind it: 404 explained', async () => {
 		status: 'Error',
 		message: expect.stringMatching(/^The Base URL has no Inspection Business API \(HTTP 404/),
 	});
+});
+
+describe('the key never follows a redirect to another port', () => {
+	let server: Server;
+	let port: number;
+	const received: IncomingHttpHeaders[] = [];
+
+	beforeAll(async () => {
+		server = createServer((req, res) => {
+			received.push(req.headers);
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.end('{"data":[],"next_cursor":null}');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		port = (server.address() as AddressInfo).port;
+	});
+	beforeEach(() => void received.splice(0));
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('the credential test', async () => {
+		await credentialTest(`${readState().sandboxUrl}/_redirect/${port}`);
+		expect(received).toHaveLength(1);
+		expect(received[0].authorization).toBeUndefined();
+	});
+
+	it(
+		'an HTTP Request node (4.2: sends credentials on cross-origin redirects unless told not to)',
+		async () => {
+			const workflow = chain('IbRedirectHttp01', 'HTTP Request redirected', [
+				manualTrigger(),
+				{
+					name: 'HTTP Request',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					parameters: {
+						url: `${readState().sandboxUrl}/_redirect/${port}/v1/tags`,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: 'inspectionBusinessApi',
+						options: {},
+					},
+					credentials: { inspectionBusinessApi: SANDBOX_CREDENTIAL },
+				},
+			]);
+			const n8n = await e2eUserFolder();
+			await n8n.importWorkflows([workflow]);
+			const output = await n8n.execute(workflow.id);
+			expect(nodeItems(output, 'HTTP Request')[0].json).toEqual({ data: [], next_cursor: null });
+			expect(received).toHaveLength(1);
+			expect(received[0].authorization).toBeUndefined();
+			expect(JSON.stringify(received[0])).not.toContain(SANDBOX_KEYS.acmeOwner);
+		},
+		3 * 60_000,
+	);
 });

@@ -1,7 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FILE_RULES } from '../../shared/endpoints';
+import { checkFileSize } from '../../shared/rules/files';
+import { underRule } from '../../shared/validation';
 import type { UploadRule } from '../../shared/transport';
 
 const GENERIC_TYPE = 'application/octet-stream';
@@ -30,6 +32,28 @@ export const uploadOptionsField: INodeProperties = {
 function typeOfExtension(rule: UploadRule, fileName: string): string | undefined {
 	const extension = /\.([^.]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? '';
 	return (FILE_RULES[rule].types as Readonly<Record<string, readonly string[]>>)[extension]?.[0];
+}
+
+/**
+ * The binary's size as n8n recorded it (`bytes`, else the stored file's
+ * metadata, else the length of in-memory base64), without reading its data;
+ * undefined when n8n recorded none. The upload checks the real size again.
+ */
+async function recordedSize(
+	ctx: IExecuteFunctions,
+	binary: IBinaryData,
+): Promise<number | undefined> {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.id) {
+		try {
+			return (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize;
+		} catch {
+			return undefined; // the real size is checked once the data is read
+		}
+	}
+	if (typeof binary.data !== 'string' || binary.data === '') return undefined;
+	const padding = binary.data.endsWith('==') ? 2 : binary.data.endsWith('=') ? 1 : 0;
+	return Math.floor((binary.data.length * 3) / 4) - padding;
 }
 
 /**
@@ -62,6 +86,9 @@ export async function readBinaryFile(
 			},
 		);
 	}
+	// The size first: a file over the rule's limit is refused before its data is read.
+	const size = await recordedSize(ctx, binary);
+	if (size !== undefined) underRule(ctx.getNode(), () => checkFileSize(rule, size));
 	const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
 	const extension = binary.fileExtension ? `.${binary.fileExtension}` : '';
 	const fileName = binary.fileName ?? `${property}${extension}`;

@@ -4,6 +4,7 @@
  */
 import type { IBinaryKeyData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { safeFileName } from '../../shared/filenames';
 import { downloadSignedLink } from '../../shared/transport';
 
 export const binaryPropertyField: INodeProperties = {
@@ -15,7 +16,7 @@ export const binaryPropertyField: INodeProperties = {
 	hint: 'The name of the output binary field to put the file in',
 };
 
-/** Fetches `url` without the API key; the record's own name and type fill in what the answer leaves out. */
+/** Fetches `url` without the API key; the record's own name and type fill in what the answer leaves out; names are safe to write (safeFileName). */
 export async function downloadToBinary(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -25,7 +26,7 @@ export async function downloadToBinary(
 	const file = await downloadSignedLink.call(ctx, url);
 	const binary = await ctx.helpers.prepareBinaryData(
 		file.data,
-		file.fileName ?? known.fileName,
+		file.fileName ?? safeFileName(known.fileName),
 		file.mimeType ?? known.mimeType,
 	);
 	const property = ctx.getNodeParameter('binaryPropertyName', itemIndex) as string;

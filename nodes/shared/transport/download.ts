@@ -4,10 +4,25 @@
  * fetched with n8n's plain request helper, which attaches no credential and no
  * Authorization header. It is not an API call, so it is not paced; a GET is
  * repeated on the same transient failures as an API GET.
+ *
+ * The download follows redirects itself, each checked by the rule book
+ * (../rules/links.ts): only to https on a public host, or, for a loopback
+ * link, to the same loopback host; never to a private, link-local or metadata
+ * address. It reads the body as a stream and stops past DOWNLOAD_MAX_BYTES
+ * (the API's largest file), so a hostile or wrong link cannot fill n8n's memory.
  */
-import type { IExecuteFunctions, IHttpRequestOptions, INode, NodeApiError } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+	NodeApiError,
+} from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { safeFileName } from '../filenames';
+import { megabytes } from '../rules/formats';
+import { DOWNLOAD_MAX_BYTES, DOWNLOAD_MAX_REDIRECTS, redirectProblem } from '../rules/links';
 import { statusError, transportError } from './errors';
 import {
 	cancelled,
@@ -20,13 +35,16 @@ import {
 import { backoffBeforeRetry, RETRY } from './retry';
 import { checkedUrl } from './settings';
 
+/** How much of an error answer's body is kept for the error message. */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
 export interface DownloadedFile {
 	data: Buffer;
 	mimeType?: string;
 	fileName?: string;
 }
 
-/** The file name from Content-Disposition (RFC 6266, filename* first), else the URL's last segment. */
+/** The file name from Content-Disposition (RFC 6266, filename* first), else the URL's last segment; safe to write (safeFileName). */
 export function fileNameOf(disposition: unknown, url: URL): string | undefined {
 	const header = typeof disposition === 'string' ? disposition : '';
 	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)?''([^;]+)/.exec(header)?.[1];
@@ -35,9 +53,9 @@ export function fileNameOf(disposition: unknown, url: URL): string | undefined {
 	const raw = extended ?? plain ?? fromPath;
 	if (raw === undefined) return undefined;
 	try {
-		return decodeURIComponent(raw.trim());
+		return safeFileName(decodeURIComponent(raw.trim()));
 	} catch {
-		return raw.trim();
+		return safeFileName(raw.trim());
 	}
 }
 
@@ -90,26 +108,141 @@ function downloadError(node: INode, exchange: Exchange, attempt: number): NodeAp
 	});
 }
 
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+function tooLarge(node: INode, bytes?: number): NodeOperationError {
+	const size = bytes === undefined ? '' : ` (it announced ${megabytes(bytes)})`;
+	return new NodeOperationError(
+		node,
+		`The file is larger than ${megabytes(DOWNLOAD_MAX_BYTES)}, the most a download reads${size}`,
+		{
+			description: `No file the API stores is larger than ${megabytes(DOWNLOAD_MAX_BYTES)} (a report's limit), so this link does not lead to one of its files. The download stopped; nothing was output.`,
+		},
+	);
+}
+
+/** A body stream as n8n's helper hands it back with `encoding: 'stream'`. */
+type BodyStream = AsyncIterable<Buffer | string> & { destroy?: () => void };
+
+/**
+ * Reads an answer's body up to `limit` bytes: a redirect's not at all, an
+ * error's up to ERROR_BODY_MAX_BYTES. Undefined when the file is over the
+ * download limit (the stream is closed at once, so the rest is never read).
+ */
+async function readBody(response: IN8nHttpFullResponse): Promise<Buffer | undefined> {
+	const body = response.body as BodyStream | Buffer | undefined;
+	const success = isSuccess(response.statusCode);
+	const limit = success ? DOWNLOAD_MAX_BYTES : ERROR_BODY_MAX_BYTES;
+	if (body === undefined || body === null) return Buffer.alloc(0);
+	if (Buffer.isBuffer(body)) return success && body.length > limit ? undefined : body;
+	if (isRedirect(response.statusCode)) {
+		body.destroy?.();
+		return Buffer.alloc(0);
+	}
+	const chunks: Buffer[] = [];
+	let bytes = 0;
+	for await (const chunk of body) {
+		const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		bytes += piece.length;
+		if (bytes > limit) {
+			body.destroy?.();
+			if (success) return undefined;
+			chunks.push(piece.subarray(0, piece.length - (bytes - limit)));
+			break;
+		}
+		chunks.push(piece);
+	}
+	return Buffer.concat(chunks);
+}
+
+/** The announced size of a successful answer, when it is over the download limit. */
+function announcedTooLarge(response: IN8nHttpFullResponse): number | undefined {
+	const length = Number(response.headers?.['content-length']);
+	return isSuccess(response.statusCode) && length > DOWNLOAD_MAX_BYTES ? length : undefined;
+}
+
+/** One GET of `target`, its body read under the limit; never throws but for a file over the limit. */
+async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<Exchange> {
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url: target.href,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// Redirects are followed below, each checked against the rule book.
+		disableFollowRedirect: true,
+		timeout: RETRY.timeoutMs,
+	};
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await this.helpers.httpRequest(options)) as IN8nHttpFullResponse;
+	} catch (error) {
+		return await settle(Promise.reject(error));
+	}
+	const announced = announcedTooLarge(response);
+	if (announced !== undefined) {
+		(response.body as BodyStream | undefined)?.destroy?.();
+		throw tooLarge(this.getNode(), announced);
+	}
+	let body: Buffer | undefined;
+	try {
+		body = await readBody(response);
+	} catch (error) {
+		return await settle(Promise.reject(error)); // the connection broke while the body streamed
+	}
+	if (body === undefined) throw tooLarge(this.getNode());
+	return await settle(Promise.resolve({ ...response, body }));
+}
+
+/** GETs `target` until it is answered with a file or a redirect, repeating transient failures. */
+async function fetchAnswer(this: IExecuteFunctions, target: URL): Promise<HttpAnswer> {
+	for (let attempt = 1; ; attempt++) {
+		const exchange = await fetchOnce.call(this, target);
+		if (
+			exchange.kind === 'answered' &&
+			(isSuccess(exchange.answer.status) || isRedirect(exchange.answer.status))
+		)
+			return exchange.answer;
+		const waitMs = retryWait(exchange, attempt, cancelled(this));
+		if (waitMs === undefined) throw downloadError(this.getNode(), exchange, attempt);
+		await sleep(waitMs);
+	}
+}
+
+/** Where a redirect answer points, checked against the rule book; throws when it may not be followed. */
+function nextHop(node: INode, link: URL, from: URL, answer: HttpAnswer, hops: number): URL {
+	const location = answer.headers.location;
+	const refuse = (reason: string) =>
+		new NodeOperationError(node, `The file link redirects where a download may not go: ${reason}`, {
+			description:
+				'A signed link may redirect only to https on a public host (or, for a link to this machine, to the same host). The download stopped before following it; nothing was sent there.',
+		});
+	if (typeof location !== 'string' || location === '')
+		throw refuse(`HTTP ${answer.status} without a Location`);
+	if (hops >= DOWNLOAD_MAX_REDIRECTS)
+		throw refuse(`more than ${DOWNLOAD_MAX_REDIRECTS} redirects in a row`);
+	let next: URL;
+	try {
+		next = new URL(location, from);
+	} catch {
+		throw refuse('the Location is not a valid URL');
+	}
+	const problem = redirectProblem(link, next);
+	if (problem !== undefined) throw refuse(problem);
+	return next;
+}
+
 /** Fetches a signed link as bytes, with its content type and file name. */
 export async function downloadSignedLink(
 	this: IExecuteFunctions,
 	url: string,
 ): Promise<DownloadedFile> {
-	const target = signedLinkTarget(this.getNode(), url);
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url: target.href,
-		encoding: 'arraybuffer',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: RETRY.timeoutMs,
-	};
-	for (let attempt = 1; ; attempt++) {
-		const exchange = await settle(this.helpers.httpRequest(options));
-		if (exchange.kind === 'answered' && isSuccess(exchange.answer.status))
-			return fileFrom(exchange.answer, target);
-		const waitMs = retryWait(exchange, attempt, cancelled(this));
-		if (waitMs === undefined) throw downloadError(this.getNode(), exchange, attempt);
-		await sleep(waitMs);
+	const node = this.getNode();
+	const link = signedLinkTarget(node, url);
+	let target = link;
+	for (let hops = 0; ; hops++) {
+		const answer = await fetchAnswer.call(this, target);
+		if (isSuccess(answer.status)) return fileFrom(answer, target);
+		target = nextHop(node, link, target, answer, hops);
 	}
 }

@@ -7,11 +7,11 @@
  * Signed-link downloads are a different kind of exchange (no key, no pacing),
  * in ./download.ts.
  */
-import type { IHttpRequestOptions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import type { IHttpRequestOptions, INode } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { endpointPath } from '../endpoints';
-import { cancelled, type Exchange, settle } from './exchange';
+import { cancelled, type Exchange, type HttpAnswer, settle } from './exchange';
 import { requestError } from './failures';
 import { pacerFor } from './pacer';
 import { nextStep, noAttempts, RETRY } from './retry';
@@ -33,10 +33,36 @@ export function requestOptions(settings: ApiSettings, call: ApiCall): IHttpReque
 		encoding: 'arraybuffer',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		// The key goes to the Base URL only, never to a host a redirect points to.
+		// The key goes to the Base URL only: the API does not redirect, so a redirect
+		// is not followed at all but fails with where it pointed (redirectRefused).
+		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 		timeout: call.upload ? RETRY.uploadTimeoutMs : RETRY.timeoutMs,
 	};
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/**
+ * The error for an API answer that redirects: the request is not followed, so
+ * the key never reaches the place it points to. Names that place's origin, so
+ * the user can tell a moved API (put it in the Base URL) from a wrong address.
+ */
+export function redirectRefused(node: INode, answer: HttpAnswer, from: string): NodeOperationError {
+	const location = typeof answer.headers.location === 'string' ? answer.headers.location : '';
+	let where = 'an address it did not give';
+	try {
+		where = new URL(location, from).origin;
+	} catch {
+		// an unreadable Location: said as such
+	}
+	return new NodeOperationError(
+		node,
+		`The API answered with a redirect (HTTP ${answer.status}) to ${where}; it was not followed`,
+		{
+			description: `The API does not redirect, so the API key is not sent where a redirect points. If ${where} is your account's API address, put it in the credential's Base URL; otherwise check the Base URL.`,
+		},
+	);
 }
 
 /** Sends once, with the credential's key added by n8n; never throws, whatever happened. */
@@ -71,6 +97,8 @@ export async function sendApiRequest(
 			stopped: cancelled(this),
 		});
 		release(step.pacer);
+		if (exchange.kind === 'answered' && isRedirect(exchange.answer.status))
+			throw redirectRefused(this.getNode(), exchange.answer, options.url);
 		if (step.then === 'return') return { json: step.json, headers: step.headers };
 		if (step.then === 'fail')
 			throw requestError(this.getNode(), call, exchange, attempts, settings);
