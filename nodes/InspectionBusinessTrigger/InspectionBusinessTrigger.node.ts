@@ -10,6 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { contentHashOf, isPollEvent, type PollEvent, watchedResources } from './core/events';
 import { runPoll } from './core/poll';
 import { pickSample } from './core/sample';
+import { readProblem } from './core/unreadable';
 import { overlapGuard } from './overlap';
 import { apiSource, newestRecords } from './source';
 
@@ -155,7 +156,12 @@ export class InspectionBusinessTrigger implements INodeType {
 		// Fetch Test Event: shows the newest matching record and leaves the state alone.
 		if (this.getMode() === 'manual') {
 			const newest = await newestRecords(apiSource(this), watchedResources(events));
-			const sample = pickSample(newest, events);
+			// A record the trigger cannot read is no example of an event.
+			const readable = newest.map(({ resource, records }) => ({
+				resource,
+				records: records.filter((record) => readProblem(resource, record) === null),
+			}));
+			const sample = pickSample(readable, events);
 			return sample ? [this.helpers.returnJsonArray([sample])] : null;
 		}
 
