@@ -11,6 +11,8 @@ import { contentHashOf, isPollEvent, type PollEvent, watchedResources } from './
 import { runPoll } from './core/poll';
 import { pickSample } from './core/sample';
 import { readProblem } from './core/unreadable';
+import { holdsNoState } from './core/state';
+import { baselineStarts } from './baseline-start';
 import { overlapGuard } from './overlap';
 import { apiSource, newestRecords } from './source';
 
@@ -176,13 +178,16 @@ export class InspectionBusinessTrigger implements INodeType {
 		}
 		let changed = false;
 		try {
+			const fromNoState = holdsNoState(staticData);
 			const result = await runPoll(staticData, apiSource(this, budgetMs), {
 				events,
 				overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,
 				emitExisting: options.emitExisting === true,
 				budgetMs,
 				now: () => Date.now(),
+				baselineBegan: fromNoState ? baselineStarts.startOf(pollOf, Date.now()) : undefined,
 			});
+			baselineStarts.ended(pollOf, fromNoState, result.baselineBegan, Date.now());
 			// Written only here, once every page this poll asked for is in: a failed poll has thrown
 			// above with the state untouched. n8n commits it together with this poll's emit (or,
 			// when nothing is emitted, through its cursor commit), never on its own.

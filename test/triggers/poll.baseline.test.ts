@@ -12,6 +12,10 @@ import { POLL_EVENTS, type PollEvent } from '../../nodes/InspectionBusinessTrigg
 import { type PollItem, runPoll } from '../../nodes/InspectionBusinessTrigger/core/poll';
 import { packKey } from '../../nodes/InspectionBusinessTrigger/core/fingerprints';
 import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
+import {
+	BaselineStarts,
+	MAX_REMEMBERED_MS,
+} from '../../nodes/InspectionBusinessTrigger/baseline-start';
 import { FakeApi, uuid } from './fake-api';
 
 const MINUTE = 60_000;
@@ -142,7 +146,7 @@ test('what the first answer lists existed when the baseline began, even dated wi
 });
 
 test('a baseline stored without its start (an earlier version) is dated by its next poll, and keeps it', async () => {
-	const { api, poll, contact, state } = setup(2);
+	const { poll, contact, state } = setup(2);
 	for (let n = 1; n <= 6; n++) contact(n, `c${n}@x.test`);
 	await poll();
 	const stored = state();
@@ -160,4 +164,48 @@ test('a baseline stored without its start (an earlier version) is dated by its n
 	const after: PollItem[] = [];
 	for (let i = 0; i < 40; i++) after.push(...(await poll()).items);
 	expect(ids(after)).toEqual([`contact.updated ${uuid(1)}`]);
+});
+
+test('a baseline dated from an earlier moment (the discarded test poll at publication) reports the changes since', async () => {
+	const { api, contact } = setup(200);
+	for (let n = 1; n <= 3; n++) contact(n, `c${n}@x.test`);
+	api.advance(5_000);
+	const options = {
+		events: ALL_EVENTS,
+		overlapMs: 5 * MINUTE,
+		emitExisting: false,
+		budgetMs: Number.MAX_SAFE_INTEGER,
+		now: () => api.localNow,
+	};
+	// The test poll n8n runs at publication: its state is not kept.
+	api.beginPoll({});
+	const testPoll = await runPoll({}, api, options);
+	const starts = new BaselineStarts();
+	starts.ended('wf/node', true, testPoll.baselineBegan, api.localNow);
+	api.advance(30_000);
+	contact(2, 'c2.between@x.test');
+	contact(4, 'c4@x.test');
+	api.advance(30_000);
+	// The first scheduled poll starts from no state again, and dates its baseline from the test poll.
+	api.beginPoll({});
+	const baselineBegan = starts.startOf('wf/node', api.localNow);
+	expect(baselineBegan).toBe(testPoll.baselineBegan);
+	const first = await runPoll({}, api, { ...options, baselineBegan });
+	expect(ids(first.items)).toEqual(
+		[`contact.updated ${uuid(2)}`, `contact.created ${uuid(4)}`].sort(),
+	);
+	// Once a poll starts from a kept state, the moment is forgotten.
+	starts.ended('wf/node', false, undefined, api.localNow);
+	expect(starts.startOf('wf/node', api.localNow)).toBeUndefined();
+});
+
+test('a remembered baseline start is kept from the first poll, and not used once a day old', () => {
+	const starts = new BaselineStarts();
+	starts.ended('n', true, 1_000, 0);
+	starts.ended('n', true, 5_000, 10); // a later poll from no state keeps the earlier start
+	expect(starts.startOf('n', 20)).toBe(1_000);
+	expect(starts.startOf('n', MAX_REMEMBERED_MS + 1)).toBeUndefined();
+	starts.ended('n', true, 9_000, MAX_REMEMBERED_MS + 1);
+	expect(starts.startOf('n', MAX_REMEMBERED_MS + 2)).toBe(9_000);
+	expect(starts.startOf('other', 0)).toBeUndefined();
 });

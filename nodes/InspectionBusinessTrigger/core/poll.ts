@@ -39,6 +39,8 @@ interface PollResult {
 	state: StoredState;
 	/** False when the budget cut a walk short; the next poll continues it. */
 	complete: boolean;
+	/** When a baseline this poll began, began (the API's time); undefined if none began. */
+	baselineBegan?: number;
 }
 
 const PLANS: Record<Resource, WalkPlan> = {
@@ -87,28 +89,33 @@ function boundFingerprints(resource: Resource, state: ResourceState, options: Po
  * time dates the start of every baseline that has no start yet (a baseline
  * that begins in this poll, or one stored before baselines kept their start).
  * `began` (PollOptions.baselineBegan) is an earlier start, if one is known.
+ * `start()`: the start this poll gave, if it gave one.
  */
 function datingBaselines(
 	source: ListSource,
 	states: Partial<Record<Resource, ResourceState>>,
 	began: number | undefined,
-): ListSource {
+): { reader: ListSource; start: () => number | undefined } {
 	let dated = false;
-	return {
+	let given: number | undefined;
+	const reader: ListSource = {
 		async fetch(request) {
 			const page = await source.fetch(request);
 			if (dated || page.serverTime === undefined) return page;
 			dated = true;
+			// An earlier start is kept; then this answer lists what changed since, too.
 			const start = Math.min(page.serverTime, began ?? Infinity);
-			let datedBaseline = false;
 			for (const state of Object.values(states)) {
 				if (state.phase !== 'baseline' || state.baselineBegan !== undefined) continue;
 				state.baselineBegan = start;
-				datedBaseline = true;
+				given = start;
 			}
-			return datedBaseline ? { ...page, datedBaseline } : page;
+			return given !== undefined && start === page.serverTime
+				? { ...page, datedBaseline: true }
+				: page;
 		},
 	};
+	return { reader, start: () => given };
 }
 
 export async function runPoll(
@@ -126,7 +133,7 @@ export async function runPoll(
 			fingerprints: new Fingerprints(resource),
 		};
 	}
-	const reader = datingBaselines(source, states, options.baselineBegan);
+	const { reader, start } = datingBaselines(source, states, options.baselineBegan);
 	const selected = new Set(options.events);
 	const budget = new Budget(options);
 	const items: PollItem[] = [];
@@ -160,5 +167,6 @@ export async function runPoll(
 		items,
 		state: encodeState({ resources: watched, goesFirst: goesFirstNext }),
 		complete: goesFirstNext === undefined,
+		baselineBegan: start(),
 	};
 }

@@ -145,6 +145,10 @@ function readResource(resource: Resource, stored: IDataObject): ResourceState | 
 	};
 }
 
+/** Whether the static data holds no state a poll would read (nothing kept yet). */
+export const holdsNoState = (data: IDataObject): boolean =>
+	data.version !== STATE_VERSION || RESOURCES.every((resource) => data[resource] === undefined);
+
 /**
  * Reads the static data. Anything unrecognised (another version, a hand edit)
  * counts as no state: the trigger takes a new baseline instead of guessing.
