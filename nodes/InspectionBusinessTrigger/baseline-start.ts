@@ -50,6 +50,9 @@ export class BaselineStarts {
 			return;
 		}
 		if (began === undefined || this.startOf(node, now) !== undefined) return;
+		// Moments too old to be used are dropped, so the map holds only nodes waiting for a kept state.
+		for (const [other, { at }] of this.starts)
+			if (now - at > MAX_REMEMBERED_MS) this.starts.delete(other);
 		this.starts.set(node, { began, at: now });
 	}
 }
