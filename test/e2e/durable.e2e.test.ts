@@ -130,13 +130,19 @@ beforeAll(async () => {
 	);
 	await n8n.control.settings({ latency_ms: 1000 });
 	await n8n.start(SHORT_POLLS);
-	// The test poll n8n runs at publication has had its first answer (a page takes a second).
+	// The test poll n8n runs at publication (it may take the whole baseline: n8n gives it minutes)
+	// has ended: it read the inspections, and the trigger has sent nothing for 4 s since (a page
+	// takes a second; the first scheduled poll that runs comes 10 s or more after it).
 	await waitFor(
-		'the test poll at publication to read a page',
-		async () => (await n8n.triggerRequests()).length > 0 || undefined,
+		'the test poll at publication to end',
+		async () => {
+			const requests = await n8n.triggerRequests();
+			const last = requests.at(-1);
+			const quiet = last !== undefined && Date.now() - Date.parse(last.time) > 4_000;
+			return (quiet && requests.some((entry) => entry.path === '/v1/inspections')) || undefined;
+		},
 		{ timeoutMs: 2 * MINUTE, intervalMs: 250 },
 	);
-	await new Promise((resolve) => setTimeout(resolve, 1_500));
 	noStateAtGap = (await n8n.committedState(WORKFLOW)) === null;
 	betweenPublishingAndFirstPoll.set(
 		versionOf(
@@ -256,6 +262,9 @@ it(
 					[await committedList('contacts'), contacts],
 					[await committedList('inspections'), inspections],
 				] as const;
+				process.stderr.write(
+					`[durable] committed ${JSON.stringify(lists.map(([list, page]) => [list.mode, list.top, Date.parse(page.at(-1)!.updated_at)]))}\n`,
+				);
 				return (
 					lists.every(
 						([{ mode, top }, page]) =>
