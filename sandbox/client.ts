@@ -162,6 +162,13 @@ export class SandboxControl {
 			settings,
 			true,
 		);
+	/** A record served as this JSON text, as it is, on the first page of `list` (sandbox/raw-records.ts). */
+	addRawRecord = (
+		org: OrgId,
+		list: 'contacts' | 'inspections' | 'events' | 'attachments',
+		json: string,
+	) => this.call<Json>('POST', 'raw-records', { org, list, json });
+	clearRawRecords = () => this.call<Json>('DELETE', 'raw-records', undefined, true);
 	/** "Automation emails" sent by report uploads. */
 	emails = () => this.call<{ count: number; data: EmailRec[] }>('GET', 'emails');
 }

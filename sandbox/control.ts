@@ -27,6 +27,7 @@ import { parseReceiver } from './webhooks';
 import { CONTROL_EVENT_ROUTES } from './control-events';
 import { CONTROL_PEOPLE_ROUTES } from './control-people';
 import type { ControlRequest, ControlRoute } from './control-route';
+import { RAW_RECORD_ROUTES } from './raw-records';
 
 export const CONTROL_PREFIX = '/_sandbox/';
 
@@ -175,6 +176,7 @@ const ROUTES: ControlRoute[] = [
 	],
 	...CONTROL_EVENT_ROUTES,
 	...CONTROL_PEOPLE_ROUTES,
+	...RAW_RECORD_ROUTES,
 	[
 		'POST',
 		/^webhooks$/,

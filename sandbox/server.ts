@@ -7,6 +7,7 @@ import { FILES_PREFIX } from './files';
 import { ApiError, errorReply, writeReply, type Reply } from './http';
 import { KEY_TABLE } from './keys';
 import { redirectReply, REDIRECT_PREFIX } from './redirects';
+import { withRawRecords } from './raw-records';
 import { queryRecord, type LogEntry } from './requestlog';
 import { matchRoute } from './router';
 import type { SandboxState } from './state';
@@ -81,7 +82,7 @@ async function runV1(
 		throw new ApiError(404, 'not_found', `No endpoint ${req.method} ${url.pathname}`);
 	}
 	const origin = `http://${req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`}`;
-	const reply = await handlers[match.key]({
+	const answer = await handlers[match.key]({
 		state,
 		org: info.org,
 		req,
@@ -90,6 +91,7 @@ async function runV1(
 		origin,
 		logEntry: entry,
 	});
+	const reply = withRawRecords(state, match.key, info.org, url.searchParams, answer);
 	if (fault?.kind === 'reset') {
 		res.socket?.destroy(); // the write above is applied; the answer never arrives
 		return;

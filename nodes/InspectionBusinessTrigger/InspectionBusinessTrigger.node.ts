@@ -10,6 +10,9 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { contentHashOf, isPollEvent, type PollEvent, watchedResources } from './core/events';
 import { runPoll } from './core/poll';
 import { pickSample } from './core/sample';
+import { readProblem } from './core/unreadable';
+import { holdsNoState } from './core/state';
+import { baselineStarts } from './baseline-start';
 import { overlapGuard } from './overlap';
 import { apiSource, newestRecords } from './source';
 
@@ -155,7 +158,12 @@ export class InspectionBusinessTrigger implements INodeType {
 		// Fetch Test Event: shows the newest matching record and leaves the state alone.
 		if (this.getMode() === 'manual') {
 			const newest = await newestRecords(apiSource(this), watchedResources(events));
-			const sample = pickSample(newest, events);
+			// A record the trigger cannot read is no example of an event.
+			const readable = newest.map(({ resource, records }) => ({
+				resource,
+				records: records.filter((record) => readProblem(resource, record) === null),
+			}));
+			const sample = pickSample(readable, events);
 			return sample ? [this.helpers.returnJsonArray([sample])] : null;
 		}
 
@@ -170,13 +178,16 @@ export class InspectionBusinessTrigger implements INodeType {
 		}
 		let changed = false;
 		try {
+			const fromNoState = holdsNoState(staticData);
 			const result = await runPoll(staticData, apiSource(this, budgetMs), {
 				events,
 				overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,
 				emitExisting: options.emitExisting === true,
 				budgetMs,
 				now: () => Date.now(),
+				baselineBegan: fromNoState ? baselineStarts.startOf(pollOf, Date.now()) : undefined,
 			});
+			baselineStarts.ended(pollOf, fromNoState, result.baselineBegan, Date.now());
 			// Written only here, once every page this poll asked for is in: a failed poll has thrown
 			// above with the state untouched. n8n commits it together with this poll's emit (or,
 			// when nothing is emitted, through its cursor commit), never on its own.

@@ -27,16 +27,22 @@ import { SandboxApi } from './support/sandbox-api';
 
 type Json = Record<string, unknown>;
 type Rec = Json & { id: string; updated_at: string };
+type Inspection = Rec & { status: string; reports: { status: string }; deleted?: boolean };
 
 const MINUTE = 60_000;
 const WORKFLOW = 'IbDurablePollE2e';
 const EVENTS = [
 	'contact.created',
 	'contact.updated',
+	'contact.tag_added',
+	'contact.tag_removed',
 	'inspection.created',
 	'inspection.updated',
 	'inspection.confirmed',
 	'inspection.rescheduled',
+	'inspection.canceled',
+	'inspection.published',
+	'inspection.deleted',
 ];
 /** n8n gives a poll 5 s of a 10 s timeout: a baseline of the demo account, slowed to a second a page, takes several polls. */
 const SHORT_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '10' };
@@ -98,76 +104,231 @@ function expectOnce(expected: Map<string, string>): void {
 	}
 }
 
+/** Changes made before the trigger was published: part of the baseline, never reported. */
+const madeBefore = new Map<string, string>();
+/** A change made after publishing, before the first scheduled poll (n8n discards the test poll's state). */
+const betweenPublishingAndFirstPoll = new Map<string, string>();
+let noStateAtGap = false;
+
 beforeAll(async () => {
 	n8n = await DurableN8n.prepare('durable', () => [
 		pollWorkflow(WORKFLOW, EVENTS, every15Seconds(true)),
 	]);
 	api = new SandboxApi(n8n.sandbox.baseUrl);
+	// Before n8n starts, so before the test poll that publishes the trigger and begins its baseline.
+	const [late] = (await api.get<{ data: Rec[] }>('/v1/contacts', { sort: '-updated_at', limit: 1 }))
+		.data;
+	madeBefore.set(
+		versionOf(await n8n.control.updateContact(late.id, { notes: 'before publishing' })),
+		'contact.updated',
+	);
+	madeBefore.set(
+		versionOf(
+			await n8n.control.createContact('acme', { first_name: 'Early', email: 'early@example.com' }),
+		),
+		'contact.created',
+	);
 	await n8n.control.settings({ latency_ms: 1000 });
 	await n8n.start(SHORT_POLLS);
+	// The test poll n8n runs at publication (it may take the whole baseline: n8n gives it minutes)
+	// has ended: it read the inspections, and the trigger has sent nothing for 4 s since (a page
+	// takes a second; the first scheduled poll that runs comes 10 s or more after it).
+	await waitFor(
+		'the test poll at publication to end',
+		async () => {
+			const requests = await n8n.triggerRequests();
+			const last = requests.at(-1);
+			const quiet = last !== undefined && Date.now() - Date.parse(last.time) > 4_000;
+			return (quiet && requests.some((entry) => entry.path === '/v1/inspections')) || undefined;
+		},
+		{ timeoutMs: 2 * MINUTE, intervalMs: 250 },
+	);
+	noStateAtGap = (await n8n.committedState(WORKFLOW)) === null;
+	betweenPublishingAndFirstPoll.set(
+		versionOf(
+			await n8n.control.createContact('acme', { first_name: 'Gap', email: 'gap@example.com' }),
+		),
+		'contact.created',
+	);
 }, 10 * MINUTE);
 
 afterAll(async () => await n8n?.dispose());
 
-it(
-	'takes a baseline over several polls: each ends within its timeout, commits its progress without emitting, and none starts over',
-	async () => {
-		const [sentinel] = (await api.get<{ data: Rec[] }>('/v1/contacts', { limit: 1 })).data;
-		// The baseline reports nothing; a change of the sentinel after it does.
-		let touches = 0;
-		let lastTouch = 0;
-		await waitFor(
-			'the baseline to end and a change after it to be reported',
-			async () => {
-				if (Date.now() - lastTouch > 20_000) {
-					await n8n.control.updateContact(sentinel.id, { notes: `sentinel ${++touches}` });
-					lastTouch = Date.now();
-				}
-				await collect();
-				return reported.some((item) => (item.record as Json).id === sentinel.id) || undefined;
-			},
-			{ timeoutMs: 6 * MINUTE, intervalMs: 2000 },
+/** The committed state's view of one list: its phase and how far its unfinished walk got (ms). */
+async function committedList(list: string): Promise<{ mode?: string; top?: number | null }> {
+	const state = await n8n.committedState(WORKFLOW);
+	const stored = state?.[list] as Json | undefined;
+	return { mode: stored?.mode as string | undefined, top: (stored?.walk as Json)?.top as number };
+}
+
+/** The first page of a list in the baseline's order (oldest update first): what it reads first. */
+const oldestFirst = async (path: string) =>
+	(
+		await api.get<{ data: Rec[] }>(path, {
+			sort: 'updated_at',
+			limit: 200,
+			...(path === '/v1/inspections' ? { include_canceled: true } : {}),
+		})
+	).data;
+
+/**
+ * Twenty changes of every kind, each to a record the baseline has read already
+ * (so it is reported as what it is, with previous and changes) or a new one;
+ * each version with the event it must be reported with.
+ */
+async function changeEveryKind(contacts: Rec[], inspections: Inspection[]) {
+	const expected = new Map<string, string>();
+	const used = new Set<string>();
+	const take = <T extends Rec>(list: T[], what: string, test: (record: T) => boolean) => {
+		const found = list.find((record) => !used.has(record.id) && test(record));
+		if (!found) throw new Error(`The first page of the demo seed has no ${what}`);
+		used.add(found.id);
+		return found;
+	};
+	const expect_ = (record: Json, event: string) => expected.set(versionOf(record), event);
+	const tag = await n8n.control.createTag('acme', 'During the baseline');
+	for (let i = 0; i < 3; i++) {
+		const contact = take(contacts, 'contact', () => true);
+		expect_(
+			await n8n.control.updateContact(contact.id, { city: `Baseline ${i}` }),
+			'contact.updated',
 		);
-		const firstReport = Date.now();
+	}
+	for (let i = 0; i < 2; i++) {
+		const contact = take(contacts, 'contact', () => true);
+		const tags = (contact.tags as Json[] | undefined)?.map((t) => t.id) ?? [];
+		expect_(
+			await n8n.control.updateContact(contact.id, { tag_ids: [...tags, tag.id] }),
+			'contact.tag_added',
+		);
+	}
+	const tagged = take(contacts, 'tagged contact', (c) => ((c.tags as Json[]) ?? []).length > 0);
+	expect_(await n8n.control.updateContact(tagged.id, { tag_ids: [] }), 'contact.tag_removed');
+	for (let i = 0; i < 2; i++)
+		expect_(
+			await n8n.control.createContact('acme', {
+				first_name: `Baseline${i}`,
+				email: `baseline${i}@example.com`,
+			}),
+			'contact.created',
+		);
+	const waiting = (i: Inspection) => i.status === 'waiting' || i.status === 'review';
+	const confirmed = (i: Inspection) => i.status === 'confirmed' && i.deleted !== true;
+	for (let i = 0; i < 3; i++)
+		expect_(
+			await n8n.control.confirmInspection(take(inspections, 'waiting inspection', waiting).id),
+			'inspection.confirmed',
+		);
+	const later = new Date(Date.now() + 11 * 24 * 60 * MINUTE)
+		.toISOString()
+		.replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
+	for (let i = 0; i < 2; i++)
+		expect_(
+			await n8n.control.rescheduleInspection(
+				take(inspections, 'confirmed inspection', confirmed).id,
+				later,
+			),
+			'inspection.rescheduled',
+		);
+	for (let i = 0; i < 2; i++)
+		expect_(
+			await n8n.control.cancelInspection(take(inspections, 'confirmed inspection', confirmed).id),
+			'inspection.canceled',
+		);
+	const unpublished = (i: Inspection) => confirmed(i) && i.reports.status !== 'published';
+	expect_(
+		await n8n.control.publishReports(take(inspections, 'unpublished inspection', unpublished).id),
+		'inspection.published',
+	);
+	expect_(
+		await n8n.control.deleteInspection(take(inspections, 'confirmed inspection', confirmed).id),
+		'inspection.deleted',
+	);
+	expect_(
+		await n8n.control.payInspection(take(inspections, 'inspection', (i) => i.deleted !== true).id),
+		'inspection.updated',
+	);
+	expect_(await n8n.control.createInspection({ org: 'acme' }), 'inspection.created');
+	expect_(await n8n.control.createInspection({ org: 'acme' }), 'inspection.created');
+	return expected;
+}
+
+it(
+	'reports once each change made while a baseline of several polls runs, none made before it; each poll ends within its timeout and none starts over',
+	async () => {
+		// The baseline's order: what it reads in its first poll.
+		const contacts = await oldestFirst('/v1/contacts');
+		const inspections = (await oldestFirst('/v1/inspections')) as Inspection[];
+		await waitFor(
+			"the baseline's first scheduled poll to commit the first page of each list",
+			async () => {
+				const lists = [
+					[await committedList('contacts'), contacts],
+					[await committedList('inspections'), inspections],
+				] as const;
+
+				return (
+					lists.every(
+						([{ mode, top }, page]) =>
+							mode === 'baseline' &&
+							typeof top === 'number' &&
+							top >= Date.parse(page.at(-1)!.updated_at),
+					) || undefined
+				);
+			},
+			{ timeoutMs: 3 * MINUTE, intervalMs: 500 },
+		);
+		const during = await changeEveryKind(contacts, inspections);
+		expect(during.size).toBe(20);
+		// Made while the baseline runs: both lists are still in it.
+		const after = [await committedList('contacts'), await committedList('inspections')];
+		expect(after.map((list) => list.mode)).toEqual(['baseline', 'baseline']);
+
+		await waitFor(
+			'every watched list to be past its baseline in the committed state',
+			async () => {
+				const phases = [await committedList('contacts'), await committedList('inspections')];
+				return phases.every((list) => list.mode === 'live') || undefined;
+			},
+			{ timeoutMs: 4 * MINUTE, intervalMs: 1000 },
+		);
+		const baselineEnded = Date.now();
+		await untilReported(new Map([...during, ...betweenPublishingAndFirstPoll]));
 		await n8n.control.settings({ latency_ms: 0 });
+		expectOnce(new Map([...during, ...betweenPublishingAndFirstPoll]));
+		for (const version of madeBefore.keys())
+			expect(reported.filter((item) => itemVersion(item) === version)).toEqual([]);
+		// Nothing else: what existed before the baseline began is not reported.
+		const expectedVersions = new Set([...during.keys(), ...betweenPublishingAndFirstPoll.keys()]);
+		expect(reported.map(itemVersion).filter((version) => !expectedVersions.has(version))).toEqual(
+			[],
+		);
 
 		const requests = await n8n.triggerRequests();
 		const runs = pollRuns(await n8n.tasks(), requests);
 		const working = runs.filter((run) => run.pages > 0);
 		process.stderr.write(
-			`[durable] baseline polls (ms/pages): ${working.map((run) => `${run.ms}/${run.pages}`).join(' ')}\n`,
+			`[durable] baseline polls (ms/pages): ${working
+				.filter((run) => sqliteTime(run.task.startedAt!) < baselineEnded)
+				.map((run) => `${run.ms}/${run.pages}`)
+				.join(
+					' ',
+				)}; ${during.size} changes during it, ${betweenPublishingAndFirstPoll.size} between publishing and the first poll (no state committed then: ${String(noStateAtGap)})\n`,
 		);
 		// Spread over several polls, each within the 10 s timeout; n8n abandoned none.
 		expect(
-			working.filter((run) => sqliteTime(run.task.startedAt!) < firstReport).length,
+			working.filter((run) => sqliteTime(run.task.startedAt!) < baselineEnded).length,
 		).toBeGreaterThanOrEqual(3);
 		expect(Math.max(...runs.map((run) => run.ms))).toBeLessThan(10_000);
 		expect(n8n.count(ABANDONED)).toBe(0);
 		// Each resource's list was walked from its start at most twice: by the test poll n8n runs at
 		// publication (it keeps nothing of it) and by the first scheduled poll. Every later poll went
-		// on from the cursor the one before it committed, though none of them emitted anything.
+		// on from the cursor the one before it committed.
 		for (const path of ['/v1/contacts', '/v1/inspections'])
 			expect(
 				requests.filter((entry) => entry.path === path && startsWholeWalk(entry)).length,
 			).toBeLessThanOrEqual(2);
 		expect(requests.some((entry) => entry.query.cursor !== undefined)).toBe(true);
-		// Only sentinel versions so far, none twice.
-		const versions = reported.map(itemVersion);
-		expect(new Set(versions).size).toBe(versions.length);
-		expect(reported.every((item) => (item.record as Json).id === sentinel.id)).toBe(true);
-
-		// The sentinel shows that the contacts' baseline ended; the inspections' may take a poll or
-		// two more, and a change made before it ends is part of the baseline (not reported, as
-		// documented). The next tests change records only once every watched list is live.
-		await waitFor(
-			'every watched list to be past its baseline in the committed state',
-			async () => {
-				const state = await n8n.committedState(WORKFLOW);
-				const phases = ['contacts', 'inspections'].map((list) => (state?.[list] as Json)?.mode);
-				return phases.every((phase) => phase === 'live') || undefined;
-			},
-			{ timeoutMs: 3 * MINUTE, intervalMs: 1000 },
-		);
 	},
 	11 * MINUTE,
 );

@@ -167,6 +167,131 @@ describe('polling trigger', () => {
 	});
 });
 
+/** Sandbox-clock times of the polling trigger's contact list requests (one per poll) after `from`. */
+async function globexContactPolls(from: number): Promise<number> {
+	const log = await control.requests({ method: 'GET', pathPrefix: '/v1/contacts' });
+	return log.data.filter(
+		(entry) =>
+			entry.key === SANDBOX_KEYS.globex &&
+			entry.query.updated_since !== undefined &&
+			Date.parse(entry.time) > from,
+	).length;
+}
+
+describe('polling trigger and records it cannot read', () => {
+	afterAll(async () => await control.clearRawRecords());
+
+	it('reports each unreadable record once, among the changes of the same poll and the polls after it, which all succeed', async () => {
+		const watcher = await ExecutionWatcher.start(rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
+		// The first test changes the first three contacts and several inspections; these are others.
+		const contacts = await globex.all<Json & { id: string }>('/v1/contacts');
+		const [samePoll, later] = contacts.slice(-2);
+		const [inspection] = await globex.all<Inspection>('/v1/inspections');
+		const now = (await control.getClock()).now;
+		const badTime = 'b0b0b0b0-0000-4000-8000-00000000e2e1';
+		const tooDeep = 'b0b0b0b0-0000-4000-8000-00000000e2e2';
+		const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+		// As a faulty API might serve them, on the first page of Globex's lists, among the records.
+		await control.addRawRecord('globex', 'contacts', 'null');
+		await control.addRawRecord(
+			'globex',
+			'contacts',
+			JSON.stringify({ email: 'no.id@example.com', updated_at: now }),
+		);
+		await control.addRawRecord(
+			'globex',
+			'inspections',
+			JSON.stringify({ id: badTime, status: 'confirmed', updated_at: 'last Tuesday' }),
+		);
+		await control.addRawRecord(
+			'globex',
+			'inspections',
+			`{"id":"${tooDeep}","updated_at":"${now}","notes":${deep}}`,
+		);
+		// Text cut in the middle of an emoji: valid JSON, and it once failed every poll.
+		const appointment = await control.createEvent({
+			inspection_id: inspection.id,
+			name: 'Pick-up \ud83d',
+		});
+		await control.updateContact(samePoll.id, { city: 'Same poll' });
+
+		const items: Json[] = [];
+		const unreadable = () => items.filter((item) => typeof item.problem === 'string');
+		const has = (event: string, id: string) =>
+			items.some((item) => item.event === event && recordId(item) === id);
+		await waitFor(
+			'the unreadable records and the changes beside them to be reported',
+			async () => {
+				items.push(...(await watcher.newItems()));
+				return (
+					(unreadable().length >= 4 &&
+						has('inspection_event.created', appointment.id) &&
+						has('contact.updated', samePoll.id)) ||
+					undefined
+				);
+			},
+			{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
+		);
+		// The next poll lists the same raw records again (its overlap reaches them).
+		const reportedAt = Date.parse((await control.getClock()).now);
+		await waitFor(
+			'one more poll',
+			async () => (await globexContactPolls(reportedAt)) >= 1 || undefined,
+			{
+				timeoutMs: 2 * MINUTE,
+				intervalMs: 2000,
+			},
+		);
+		await control.updateContact(later.id, { city: 'Two polls later' });
+		await waitFor(
+			'the change two polls later to be reported',
+			async () => {
+				items.push(...(await watcher.newItems()));
+				return has('contact.updated', later.id) || undefined;
+			},
+			{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
+		);
+
+		expect(
+			unreadable()
+				.map(
+					(item) =>
+						`${String(item.event)} ${JSON.stringify((item.record as Json | null)?.id ?? null)}`,
+				)
+				.sort(),
+		).toEqual(
+			[
+				'contact.unreadable null',
+				'contact.unreadable null',
+				`inspection.unreadable "${badTime}"`,
+				`inspection.unreadable "${tooDeep}"`,
+			].sort(),
+		);
+		const problems = unreadable().map((item) => String(item.problem));
+		for (const said of [/null/, /no id/, /updated_at is not a time/, /deeper than 64/])
+			expect(problems.filter((problem) => said.test(problem))).toHaveLength(1);
+		expect(unreadable().find((item) => item.record === null)).toBeDefined();
+		expect(
+			unreadable().find((item) => (item.record as Json | null)?.email === 'no.id@example.com'),
+		).toBeDefined();
+		// Every ordinary change exactly once, the appointment with its name as written.
+		// (The first test's sentinel contact may still show a late version of its own.)
+		const ordinary = items
+			.filter((item) => typeof item.problem !== 'string' && recordId(item) !== contacts[0].id)
+			.map((item) => `${String(item.event)} ${String(recordId(item))}`);
+		expect(ordinary.sort()).toEqual(
+			[
+				`inspection_event.created ${appointment.id}`,
+				`contact.updated ${samePoll.id}`,
+				`contact.updated ${later.id}`,
+			].sort(),
+		);
+		expect(items.find((item) => recordId(item) === appointment.id)!.record).toMatchObject({
+			name: 'Pick-up \ud83d',
+		});
+	});
+});
+
 describe('webhook trigger', () => {
 	const url = webhookUrl(state.n8nUrl);
 	const post = (body: string, headers: Record<string, string>) =>

@@ -22,7 +22,11 @@ import {
 	RESOURCES,
 } from '../../nodes/InspectionBusinessTrigger/core/events';
 import { watchedValues } from '../../nodes/InspectionBusinessTrigger/core/watch';
-import { runPoll, type TriggerItem } from '../../nodes/InspectionBusinessTrigger/core/poll';
+import {
+	type PollItem,
+	runPoll,
+	type TriggerItem,
+} from '../../nodes/InspectionBusinessTrigger/core/poll';
 import { decodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
 import { FakeApi, type Version } from './fake-api';
 import { applyChange, type History } from './history';
@@ -116,8 +120,11 @@ class Checker {
 
 	constructor(private readonly api: FakeApi) {}
 
-	record(items: TriggerItem[]): void {
-		for (const item of items) {
+	record(items: PollItem[]): void {
+		for (const polled of items) {
+			// The in-memory API lists only readable records.
+			if ('problem' in polled) throw new Error(`reported unreadable: ${String(polled.problem)}`);
+			const item = polled as TriggerItem;
 			const resource = resourceOfEvent(item.event);
 			const key = recordKey(resource, item.record);
 			if (key === null) throw new Error('item without a key');

@@ -31,7 +31,10 @@ function account() {
 			now: () => api.localNow,
 		});
 		state = JSON.parse(JSON.stringify(result.state)) as IDataObject;
-		return result.items.map((item) => [item.event, item.record.id, item.record.updated_at]);
+		return result.items.map((item) => {
+			const record = item.record as IDataObject;
+			return [item.event, record.id, record.updated_at];
+		});
 	};
 	const contact = (n: number, skewMs = 0) =>
 		api.change(

@@ -8,13 +8,13 @@
  */
 import { isUuid } from '../../shared/rules/formats';
 import type { Fingerprint, Resource } from './events';
-import { type Dictionary, packValues, refsIn, unpackValues } from './watch';
+import { type Dictionary, escapeText, packValues, refsIn, unpackValues } from './watch';
 
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
 function packId(id: string): string {
 	return isUuid(id)
 		? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')
-		: `~${encodeURIComponent(id)}`;
+		: `~${escapeText(id)}`;
 }
 
 /** Keys are only ever compared, never unpacked. Attachment keys are `inspection/id`. */

@@ -21,16 +21,26 @@ import {
 	type ResourceState,
 	type StoredState,
 } from './state';
-import type { ListSource, PollOptions, TriggerItem } from './types';
+import type { ListSource, PollItem, PollOptions } from './types';
 import { keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
 
-export type { ListPage, ListRequest, ListSource, PollOptions, TriggerItem } from './types';
+export type {
+	ListPage,
+	ListRequest,
+	ListSource,
+	PollItem,
+	PollOptions,
+	TriggerItem,
+	UnreadableItem,
+} from './types';
 
 interface PollResult {
-	items: TriggerItem[];
+	items: PollItem[];
 	state: StoredState;
 	/** False when the budget cut a walk short; the next poll continues it. */
 	complete: boolean;
+	/** When a baseline this poll began, began (the API's time); undefined if none began. */
+	baselineBegan?: number;
 }
 
 const PLANS: Record<Resource, WalkPlan> = {
@@ -74,6 +84,40 @@ function boundFingerprints(resource: Resource, state: ResourceState, options: Po
 	enforceCap(state.fingerprints, options.cap ?? DEFAULT_CAP, oldest);
 }
 
+/**
+ * The source this poll reads through: the first answer that carries the API's
+ * time dates the start of every baseline that has no start yet (a baseline
+ * that begins in this poll, or one stored before baselines kept their start).
+ * `began` (PollOptions.baselineBegan) is an earlier start, if one is known.
+ * `start()`: the start this poll gave, if it gave one.
+ */
+function datingBaselines(
+	source: ListSource,
+	states: Partial<Record<Resource, ResourceState>>,
+	began: number | undefined,
+): { reader: ListSource; start: () => number | undefined } {
+	let dated = false;
+	let given: number | undefined;
+	const reader: ListSource = {
+		async fetch(request) {
+			const page = await source.fetch(request);
+			if (dated || page.serverTime === undefined) return page;
+			dated = true;
+			// An earlier start is kept; then this answer lists what changed since, too.
+			const start = Math.min(page.serverTime, began ?? Infinity);
+			for (const state of Object.values(states)) {
+				if (state.phase !== 'baseline' || state.baselineBegan !== undefined) continue;
+				state.baselineBegan = start;
+				given = start;
+			}
+			return given !== undefined && start === page.serverTime
+				? { ...page, datedBaseline: true }
+				: page;
+		},
+	};
+	return { reader, start: () => given };
+}
+
 export async function runPoll(
 	stored: IDataObject,
 	source: ListSource,
@@ -82,24 +126,28 @@ export async function runPoll(
 	const { resources: states, goesFirst } = decodeState(stored);
 	const firstPoll = Object.keys(states).length === 0;
 	const order = turnOrder(watchedResources(options.events), goesFirst);
+	for (const resource of order) {
+		states[resource] ??= {
+			phase: firstPoll && options.emitExisting ? 'existing' : 'baseline',
+			highWaterMark: null,
+			fingerprints: new Fingerprints(resource),
+		};
+	}
+	const { reader, start } = datingBaselines(source, states, options.baselineBegan);
 	const selected = new Set(options.events);
 	const budget = new Budget(options);
-	const items: TriggerItem[] = [];
+	const items: PollItem[] = [];
 	// Next poll goes first: a resource this one never reached, else one it could not finish.
 	let unreached: Resource | undefined;
 	let unfinished: Resource | undefined;
 
 	for (const [index, resource] of order.entries()) {
-		const state = (states[resource] ??= {
-			phase: firstPoll && options.emitExisting ? 'existing' : 'baseline',
-			highWaterMark: null,
-			fingerprints: new Fingerprints(resource),
-		});
+		const state = states[resource]!;
 		const requestsBefore = budget.requests;
 		const done = await walk({
 			resource,
 			state,
-			source,
+			source: reader,
 			budget,
 			budgetShare: (index + 1) / order.length,
 			selected,
@@ -119,5 +167,6 @@ export async function runPoll(
 		items,
 		state: encodeState({ resources: watched, goesFirst: goesFirstNext }),
 		complete: goesFirstNext === undefined,
+		baselineBegan: start(),
 	};
 }

@@ -2,9 +2,10 @@
  * The shapes the poll core (poll.ts) and its walks (walks.ts) share: the list
  * source a poll reads from, the poll's options and the items it emits.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { GenericValue, IDataObject } from 'n8n-workflow';
 
 import type { EmittedEvent, PollEvent, Resource } from './events';
+import type { UnreadableEvent } from './unreadable';
 
 export interface ListRequest {
 	resource: Resource;
@@ -29,6 +30,12 @@ export interface ListPage {
 	 * Undefined: no ceiling.
 	 */
 	serverTime?: number;
+	/**
+	 * This answer's time dated the start of a baseline (PollOptions.baselineBegan):
+	 * what it lists existed when the baseline began, whatever its updated_at
+	 * says within the second the Date header names.
+	 */
+	datedBaseline?: boolean;
 }
 
 /** One page per call. The node's source goes through the transport; the tests' source is an in-memory API. */
@@ -45,6 +52,21 @@ export interface TriggerItem extends IDataObject {
 	changes: IDataObject | null;
 }
 
+/** A listed record the trigger could not read (see unreadable.ts), reported once. */
+export interface UnreadableItem extends IDataObject {
+	event: UnreadableEvent;
+	events: UnreadableEvent[];
+	/** As received; cut below the depth limit when it nests deeper. */
+	record: GenericValue;
+	previous: null;
+	changes: null;
+	/** What could not be read. */
+	problem: string;
+}
+
+/** What a poll emits. */
+export type PollItem = TriggerItem | UnreadableItem;
+
 export interface PollOptions {
 	events: readonly PollEvent[];
 	overlapMs: number;
@@ -56,4 +78,9 @@ export interface PollOptions {
 	budgetMs: number;
 	now: () => number;
 	cap?: number;
+	/**
+	 * When a baseline that begins in this poll began, if known before its first
+	 * answer (the API's time, ms): versions dated after it are reported.
+	 */
+	baselineBegan?: number;
 }

@@ -21,8 +21,9 @@ import type { Budget } from './budget';
 import { changeTime, type PollEvent, type Resource } from './events';
 import { CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './server-clock';
 import type { ResourceState, UnfinishedWalk } from './state';
-import type { ListPage, ListSource, TriggerItem } from './types';
-import { itemForVersion } from './versions';
+import type { ListPage, ListSource, PollItem, TriggerItem } from './types';
+import { readProblem } from './unreadable';
+import { itemForUnreadable, itemForVersion } from './versions';
 
 export interface WalkContext {
 	resource: Resource;
@@ -32,7 +33,7 @@ export interface WalkContext {
 	/** The fraction of the poll's budget this resource's walks may run until (see Budget). */
 	budgetShare: number;
 	selected: ReadonlySet<PollEvent>;
-	items: TriggerItem[];
+	items: PollItem[];
 	overlapMs: number;
 	/** The local clock (PollOptions.now). */
 	now: () => number;
@@ -90,13 +91,17 @@ function freshWalk(ctx: WalkContext, plan: WalkPlan, start?: WindowStart): Unfin
 	};
 }
 
+/** The change time of an item; an unreadable record's cannot be read and counts as now. */
+const itemTime = (item: PollItem) =>
+	'problem' in item ? Infinity : changeTime((item as TriggerItem).record);
+
 /** Hands the walk's items to the poll in change order. */
-function emitInOrder(ctx: WalkContext, plan: WalkPlan, found: TriggerItem[]): void {
+function emitInOrder(ctx: WalkContext, plan: WalkPlan, found: PollItem[]): void {
 	ctx.items.push(
 		...(plan.ascending
 			? found
 			: plan.inIdOrder
-				? found.sort((a, b) => changeTime(a.record) - changeTime(b.record))
+				? found.sort((a, b) => itemTime(a) - itemTime(b))
 				: found.reverse()),
 	);
 }
@@ -114,26 +119,40 @@ function cutShort(state: ResourceState, walk: UnfinishedWalk): void {
 /**
  * Processes one page's records into `found`; true when the window ends with
  * this page (its last page, or a first-window-only walk reached versions older
- * than its window, which the API will not return again).
+ * than its window, which the API will not return again). A record the trigger
+ * cannot read is reported at once (ctx.items) and moves no mark: its time
+ * cannot be trusted.
  */
 function readRecords(
 	ctx: WalkContext,
 	plan: WalkPlan,
 	walk: UnfinishedWalk,
 	page: ListPage,
-	found: TriggerItem[],
+	found: PollItem[],
 ): boolean {
 	const { state } = ctx;
 	const serverTime = page.serverTime ?? Infinity;
-	for (const record of page.records) {
-		const updatedAt = changeTime(record);
+	const seenAt = page.serverTime ?? ctx.now();
+	for (const record of page.records as unknown[]) {
+		const problem = readProblem(ctx.resource, record);
+		if (problem !== null) {
+			const item = itemForUnreadable(ctx, record, problem, seenAt);
+			if (item) ctx.items.push(item);
+			continue;
+		}
+		const readable = record as IDataObject;
+		const updatedAt = changeTime(readable);
 		const mark = Math.min(updatedAt, serverTime);
 		if (plan.firstWindowOnly) {
 			walk.newestProcessed ??= mark;
 			walk.windowStart ??= walk.newestProcessed - ctx.overlapMs;
 			if (updatedAt < walk.windowStart) return true;
 		}
-		const item = itemForVersion(ctx, record, walk.windowStart);
+		const item = itemForVersion(ctx, readable, {
+			windowStart: walk.windowStart,
+			seenAt,
+			existedAtBaseline: page.datedBaseline === true,
+		});
 		if (item) found.push(item);
 		walk.newestProcessed = newestOf(walk.newestProcessed, mark);
 		if (plan.ascending) state.highWaterMark = newestOf(state.highWaterMark, mark);
@@ -150,7 +169,7 @@ async function readPages(
 	ctx: WalkContext,
 	plan: WalkPlan,
 	walk: UnfinishedWalk,
-	found: TriggerItem[],
+	found: PollItem[],
 ): Promise<{ finished: boolean; paged: boolean }> {
 	let paged = false;
 	for (;;) {
@@ -200,7 +219,7 @@ export async function walkList(
 	const { state } = ctx;
 	const resumed = state.unfinishedWalk !== undefined;
 	const walk = state.unfinishedWalk ?? freshWalk(ctx, plan, start);
-	const found: TriggerItem[] = [];
+	const found: PollItem[] = [];
 	const { finished, paged } = await readPages(ctx, plan, walk, found);
 	if (!finished) cutShort(state, walk);
 	emitInOrder(ctx, plan, found);
@@ -228,7 +247,10 @@ function finishWalk(
 			? undefined
 			: inheritedWindowStart(walk.windowStart, state.highWaterMark, overlapMs, existing);
 	// The window that follows a leftover (see runPoll) still belongs to the initial walk, if this was one.
-	if (plan.firstWindowOnly || !resumed || walk.firstCutAt === null) state.phase = 'live';
+	if (plan.firstWindowOnly || !resumed || walk.firstCutAt === null) {
+		state.phase = 'live';
+		state.baselineBegan = undefined;
+	}
 }
 
 /**

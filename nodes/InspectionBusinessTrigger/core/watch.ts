@@ -180,10 +180,43 @@ const NULL_SLOT = '';
 /** encodeURIComponent never yields a lone `%`: it marks the empty string, as `''` marks null. */
 const EMPTY_TEXT = '%';
 
+/** A surrogate code unit without its pair (text cut in the middle of an emoji). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** How a lone surrogate is escaped; `%u` never comes out of encodeURIComponent (u is not a hex digit). */
+const SURROGATE_ESCAPE = /%u([0-9A-F]{4})/g;
+
+/**
+ * encodeURIComponent, which throws on a lone surrogate: such text is valid in
+ * JSON and in a JavaScript string, so a record may carry it. Each one is kept
+ * as `%uXXXX`, so the text comes back exactly.
+ */
+export function escapeText(text: string): string {
+	let out = '';
+	let at = 0;
+	for (const match of text.matchAll(LONE_SURROGATE)) {
+		out += encodeURIComponent(text.slice(at, match.index));
+		out += `%u${match[0].charCodeAt(0).toString(16).toUpperCase()}`;
+		at = match.index! + 1;
+	}
+	return out + encodeURIComponent(text.slice(at));
+}
+
+/** The inverse of escapeText (and of encodeURIComponent, which stored states before it used). */
+export function unescapeText(slot: string): string {
+	let out = '';
+	let at = 0;
+	for (const match of slot.matchAll(SURROGATE_ESCAPE)) {
+		out += decodeURIComponent(slot.slice(at, match.index));
+		out += String.fromCharCode(parseInt(match[1], 16));
+		at = match.index! + match[0].length;
+	}
+	return out + decodeURIComponent(slot.slice(at));
+}
+
 const packText = (value: WatchedValue) =>
-	value === null ? NULL_SLOT : value === '' ? EMPTY_TEXT : encodeURIComponent(String(value));
+	value === null ? NULL_SLOT : value === '' ? EMPTY_TEXT : escapeText(String(value));
 const unpackText = (slot: string) =>
-	slot === NULL_SLOT ? null : slot === EMPTY_TEXT ? '' : decodeURIComponent(slot);
+	slot === NULL_SLOT ? null : slot === EMPTY_TEXT ? '' : unescapeText(slot);
 
 function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): string {
 	switch (codec.kind) {
@@ -194,7 +227,7 @@ function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): string 
 			const at = typeof value === 'string' ? value.lastIndexOf('@') : -1;
 			if (typeof value !== 'string' || at <= 0) return packText(value);
 			const domain = dict.indexOf(value.slice(at + 1)).toString(36);
-			return `${encodeURIComponent(value.slice(0, at))}@${domain}`;
+			return `${escapeText(value.slice(0, at))}@${domain}`;
 		}
 		case 'number':
 			return value === null ? NULL_SLOT : String(value);
@@ -204,7 +237,7 @@ function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): string 
 			return typeof value === 'number' ? value.toString(36) : NULL_SLOT;
 		case 'code': {
 			const index = codec.codes.indexOf(String(value ?? ''));
-			return index === -1 ? `~${encodeURIComponent(String(value ?? ''))}` : String(index);
+			return index === -1 ? `~${escapeText(String(value ?? ''))}` : String(index);
 		}
 		case 'ref':
 			return value === null ? NULL_SLOT : dict.indexOf(String(value)).toString(36);
@@ -220,7 +253,7 @@ function unpackValue(codec: Codec, slot: string, dict: Dictionary): WatchedValue
 		case 'email': {
 			const at = slot.indexOf('@');
 			if (at === -1) return unpackText(slot);
-			return `${decodeURIComponent(slot.slice(0, at))}@${dict.valueAt(parseInt(slot.slice(at + 1), 36))}`;
+			return `${unescapeText(slot.slice(0, at))}@${dict.valueAt(parseInt(slot.slice(at + 1), 36))}`;
 		}
 		case 'number':
 			return slot === NULL_SLOT ? null : Number(slot);
@@ -229,9 +262,7 @@ function unpackValue(codec: Codec, slot: string, dict: Dictionary): WatchedValue
 		case 'time':
 			return slot === NULL_SLOT ? null : parseInt(slot, 36);
 		case 'code':
-			return slot.startsWith('~')
-				? decodeURIComponent(slot.slice(1))
-				: (codec.codes[Number(slot)] ?? '');
+			return slot.startsWith('~') ? unescapeText(slot.slice(1)) : (codec.codes[Number(slot)] ?? '');
 		case 'ref':
 			return slot === NULL_SLOT ? null : dict.valueAt(parseInt(slot, 36));
 		case 'refs':
