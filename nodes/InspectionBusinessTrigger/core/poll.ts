@@ -23,6 +23,8 @@ import {
 } from './state';
 import type { ListSource, PollOptions, TriggerItem } from './types';
 import { keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
+import { itemsPerMoment } from './moment-items';
+import { timeMomentsAfterWalk } from './time-moments';
 
 export type { ListPage, ListRequest, ListSource, PollOptions, TriggerItem } from './types';
 
@@ -109,6 +111,8 @@ export async function runPoll(
 		});
 		if (!done && budget.requests === requestsBefore) unreached ??= resource;
 		else if (!done) unfinished ??= resource;
+		if (resource === 'inspections')
+			await timeMomentsAfterWalk(state, source, budget, options, done, items);
 
 		boundFingerprints(resource, state, options);
 	}
@@ -116,7 +120,7 @@ export async function runPoll(
 	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
 	const watched = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
 	return {
-		items,
+		items: itemsPerMoment(items),
 		state: encodeState({ resources: watched, goesFirst: goesFirstNext }),
 		complete: goesFirstNext === undefined,
 	};

@@ -55,6 +55,7 @@ export interface UnfinishedWalk {
  * | `unfinishedWalk.firstCutAt` (`anchor`) | The newer of the high-water mark and `newestProcessed` when the budget first cut the walk: the window after it starts one overlap earlier, to find what became visible behind its cursor meanwhile; null: cut before its first page. | Once, when first cut; lowered to the server's time when that is earlier. |
  * | `inheritedWindowStart` (`priorFloor`) | After a newest-first walk of several pages: the earlier window start the next window judges "added" by, since a record that changed between its pages jumped above it unread (null after the walk that emitted existing records: no start); absent otherwise. | Set or cleared at the end of every finished walk. |
  * | `fingerprints` (`seen`, `dict`) | One fingerprint per record version seen (fingerprints.ts), the dedupe and what `previous` and `changes` compare with. | For every new version; pruned and held to the cap after every walk. |
+ * | `momentsFrom` (`momentsFrom`, inspections only) | When the trigger began watching the time-based moments (server clock): none before it is reported (time-moments.ts). | Set by the first poll with "starting" or "ended" selected; dropped when neither is. |
  * | `goesFirst` (`first`, one per state) | The resource a poll cut short could not finish (or never reached): it goes first next poll. | After every poll. |
  */
 export interface ResourceState {
@@ -63,6 +64,7 @@ export interface ResourceState {
 	serverClockOffset?: number;
 	unfinishedWalk?: UnfinishedWalk;
 	inheritedWindowStart?: number | null;
+	momentsFrom?: number;
 	fingerprints: Fingerprints;
 }
 
@@ -82,6 +84,7 @@ interface StoredResource {
 	clockOffset?: number;
 	walk?: StoredWalk;
 	priorFloor?: number | null;
+	momentsFrom?: number;
 	seen: string;
 	dict?: string[];
 }
@@ -133,6 +136,7 @@ function readResource(resource: Resource, stored: IDataObject): ResourceState | 
 		...(typeof stored.clockOffset === 'number' ? { serverClockOffset: stored.clockOffset } : {}),
 		unfinishedWalk: readWalk(stored.walk),
 		...(isTime(stored.priorFloor) ? { inheritedWindowStart: stored.priorFloor } : {}),
+		...(typeof stored.momentsFrom === 'number' ? { momentsFrom: stored.momentsFrom } : {}),
 		fingerprints: new Fingerprints(
 			resource,
 			stored.seen,
@@ -173,6 +177,7 @@ export function encodeState({ resources, goesFirst }: TriggerState): StoredState
 			...(state.inheritedWindowStart === undefined
 				? {}
 				: { priorFloor: state.inheritedWindowStart }),
+			...(state.momentsFrom === undefined ? {} : { momentsFrom: state.momentsFrom }),
 			...state.fingerprints.encode(),
 		};
 	}

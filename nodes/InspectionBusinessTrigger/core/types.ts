@@ -56,4 +56,8 @@ export interface PollOptions {
 	budgetMs: number;
 	now: () => number;
 	cap?: number;
+	/** Hours before scheduled_for that "inspection starting" comes (default 24). */
+	startingHours?: number;
+	/** Hours after an inspection ended that "inspection ended" comes (default 24). */
+	endedHours?: number;
 }

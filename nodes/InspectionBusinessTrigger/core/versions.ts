@@ -36,8 +36,8 @@ export function itemForVersion(
 	const key = recordKey(resource, record);
 	if (key === null) return null;
 	const packed = packKey(key);
-	const current = fingerprintOf(resource, record);
 	const previous = state.fingerprints.get(packed) ?? null;
+	const current = fingerprintOf(resource, record, previous);
 	if (previous !== null && sameVersion(previous, current)) return null;
 	state.fingerprints.set(packed, current);
 	if (state.phase === 'baseline') return null;
