@@ -140,7 +140,7 @@ export class InspectionBusinessTrigger implements INodeType {
 							'The moment the inspection is both fully paid and has every agreement signed, whichever came last',
 					},
 					{
-						name: 'Inspection Paid, Signed and Report Published',
+						name: 'Inspection Paid and Signed and Published',
 						value: 'inspection.paid_signed_published',
 						description:
 							'The moment the inspection is fully paid, every agreement is signed and the report is published, whichever came last',

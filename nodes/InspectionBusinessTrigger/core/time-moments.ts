@@ -10,9 +10,12 @@
  * check it was not canceled, deleted or moved meanwhile.
  *
  * A moment is due when its time has come (at or before the server's now),
- * came after the trigger began watching, has not been reported for this
- * schedule, and the inspection is neither canceled nor deleted; "starting"
- * also only until the inspection ends. A moved schedule is a new moment
+ * has not been reported for this schedule, and the inspection is neither
+ * canceled nor deleted. "Starting" is due only until the inspection ends (a
+ * schedule learned inside the lead time still gets it); "ended" only when its
+ * time came after the trigger began watching (no review request for an old
+ * inspection entered late). The first poll that watches them notes every
+ * "starting" already due as done. A moved schedule is a new moment
  * (moments.ts carryReported).
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -68,12 +71,12 @@ export function dueMoments(
 	const now = options.serverNow;
 	const due: Array<{ event: TimeMoment; at: number }> = [];
 	const startingAt = start - options.startingHours * HOUR;
+	// A schedule learned late (booked inside the lead time) still gets its "starting", until the end.
 	if (
 		options.selected.has('inspection.starting') &&
 		!facts.startingReported &&
-		startingAt > from &&
 		startingAt <= now &&
-		now < end + (end === start ? HOUR : 0)
+		now < Math.max(end, start + HOUR)
 	)
 		due.push({ event: 'inspection.starting', at: startingAt });
 	const endedAt = end + options.endedHours * HOUR;
@@ -121,6 +124,13 @@ export async function reportTimeMoments(
 ): Promise<void> {
 	if (state.momentsFrom === undefined) {
 		state.momentsFrom = options.serverNow;
+		// What came before watching began is not reported: the "starting" already due is noted as done.
+		for (const [key] of state.fingerprints.times()) {
+			const fp = state.fingerprints.get(key);
+			const moments = fp ? dueMoments(fp, options.serverNow, options) : [];
+			const starting = moments.filter((m) => m.event === 'inspection.starting');
+			if (fp && starting.length > 0) markReported(state, { key, fp, moments: starting });
+		}
 		return;
 	}
 	const from = state.momentsFrom;
