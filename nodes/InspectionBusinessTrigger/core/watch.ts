@@ -141,12 +141,14 @@ export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 			diff: servicesDiff,
 		},
 		{
+			// Quotes repeat (a business has a price list): held once in the dictionary, as text.
 			name: 'price.quote',
-			codec: { kind: 'number' },
+			codec: { kind: 'ref' },
 			read: (r) => {
 				const quote = child(r, 'price').quote;
-				return typeof quote === 'number' ? quote : null;
+				return typeof quote === 'number' ? String(quote) : null;
 			},
+			show: (value) => (value === null ? null : Number(value)),
 		},
 	],
 	events: [
