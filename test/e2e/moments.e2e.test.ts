@@ -166,8 +166,12 @@ it(
 		expect(await until('contact.new_role', contact, at)).toBeLessThan(REPORTED_WITHIN_MS);
 
 		await twoPolls();
+		// The inspector a new inspection comes with is assigned at its creation; then the one added.
 		const assigned = of('inspection.inspector_assigned', a).map((item) => item.inspector);
-		expect(assigned).toEqual([{ id: 'insp-acme-9', name: 'Jordan Lee' }]);
+		expect(assigned).toEqual([
+			{ id: 'insp-acme-1', name: 'Alex Rivera' },
+			{ id: 'insp-acme-9', name: 'Jordan Lee' },
+		]);
 		expect(of('inspection.inspector_removed', a).map((item) => item.inspector)).toEqual([
 			{ id: 'insp-acme-1', name: 'Alex Rivera' },
 		]);
