@@ -111,6 +111,27 @@ export class SandboxControl {
 	deleteInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/delete`, {});
 	/** Pays the quote in full: amount due 0, payment status "paid". */
 	payInspection = (id: string) => this.call<Json>('POST', `inspections/${id}/pay`, {});
+	/** The business moments' changes (sandbox/control-moments.ts). */
+	addPayment = (id: string, amount: number) =>
+		this.call<Json>('POST', `inspections/${id}/payment`, { amount });
+	setQuote = (id: string, quote: number) =>
+		this.call<Json>('PATCH', `inspections/${id}/price`, { quote });
+	addAgreements = (id: string, names: string[]) =>
+		this.call<Json>('POST', `inspections/${id}/agreements`, { names });
+	signAgreements = (id: string, index?: number) =>
+		this.call<Json>('POST', `inspections/${id}/sign`, index === undefined ? {} : { index });
+	assignInspector = (id: string, inspector: { id: string; name: string }) =>
+		this.call<Json>('POST', `inspections/${id}/inspectors`, inspector);
+	removeInspector = (id: string, inspectorId: string) =>
+		this.call<Json>('DELETE', `inspections/${id}/inspectors/${encodeURIComponent(inspectorId)}`);
+	addService = (
+		id: string,
+		service: { id: string; name: string; kind?: 'service' | 'add_on'; price?: number },
+	) => this.call<Json>('POST', `inspections/${id}/services`, service);
+	removeService = (id: string, serviceId: string) =>
+		this.call<Json>('DELETE', `inspections/${id}/services/${encodeURIComponent(serviceId)}`);
+	addContactToInspection = (id: string, contactId: string, role: string) =>
+		this.call<Json>('POST', `inspections/${id}/contacts`, { contact_id: contactId, role });
 
 	/** An appointment on an inspection (GET /v1/events); answers it as the API renders it. */
 	createEvent = (body: Json & { inspection_id: string }) =>

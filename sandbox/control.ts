@@ -25,6 +25,7 @@ import { isSeedName } from './seed';
 import type { SandboxState } from './state';
 import { parseReceiver } from './webhooks';
 import { CONTROL_EVENT_ROUTES } from './control-events';
+import { CONTROL_MOMENT_ROUTES } from './control-moments';
 import { CONTROL_PEOPLE_ROUTES } from './control-people';
 import type { ControlRequest, ControlRoute } from './control-route';
 import { RAW_RECORD_ROUTES } from './raw-records';
@@ -163,6 +164,7 @@ const ROUTES: ControlRoute[] = [
 		/^inspections$/,
 		({ state, body, render }) => ok(renderInspection(render, createInspection(state, body)), 201),
 	],
+	...CONTROL_MOMENT_ROUTES,
 	[
 		'POST',
 		/^inspections\/([^/]+)\/([a-z]+)$/,

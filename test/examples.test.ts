@@ -47,13 +47,16 @@ const packageNodes = examples.flatMap((workflow) =>
 const starts = (type: string) =>
 	examples.filter((workflow) => workflow.nodes.some((node) => node.type === `${PACKAGE}.${type}`));
 
-test('there are five examples, each with one of the package nodes', () => {
+test('there are eight examples, each with one of the package nodes', () => {
 	expect(examples.map((workflow) => workflow.id)).toEqual([
 		'IbExampleAcctExp',
 		'IbExampleCrmHook1',
 		'IbExampleCrmSync',
 		'IbExampleTeamNote',
+		'IbExamplePaidSign',
+		'IbExamplePaidAcct',
 		'IbExampleReportUp',
+		'IbExampleReviewRq',
 	]);
 	for (const workflow of examples)
 		expect(packageNodes.some((entry) => entry.workflow === workflow.id)).toBe(true);
@@ -80,9 +83,12 @@ test.each(packageNodes)('$workflow › $node.name uses the current version', ({ 
 	expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toBeNull();
 });
 
-test('one example starts with the polling trigger, one with the webhook trigger', () => {
+test('four examples start with the polling trigger (three on business moments), one with the webhook trigger', () => {
 	expect(starts('inspectionBusinessTrigger').map((workflow) => workflow.id)).toEqual([
 		'IbExampleTeamNote',
+		'IbExamplePaidSign',
+		'IbExamplePaidAcct',
+		'IbExampleReviewRq',
 	]);
 	expect(starts('inspectionBusinessWebhookTrigger').map((workflow) => workflow.id)).toEqual([
 		WEBHOOK_EXAMPLE.id,

@@ -79,15 +79,32 @@ export class InspectionBusinessTrigger implements INodeType {
 						description: 'A tag was taken off a contact',
 					},
 					{
+						name: 'Contact Took a New Role',
+						value: 'contact.new_role',
+						description:
+							'A contact got a role it never had, such as a client now a buyer agent (a new agent for your CRM); new_roles names it',
+					},
+					{
 						name: 'Contact Updated',
 						value: 'contact.updated',
 						description:
 							'Any change to a contact the trigger has seen before, tag changes included',
 					},
+					{
+						name: 'Inspection Agreements Signed',
+						value: 'inspection.agreements_signed',
+						description: 'Every agreement on the inspection is signed (not just one of several)',
+					},
 					{ name: 'Inspection Canceled', value: 'inspection.canceled' },
 					{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
 					{ name: 'Inspection Created', value: 'inspection.created' },
 					{ name: 'Inspection Deleted', value: 'inspection.deleted' },
+					{
+						name: 'Inspection Ended',
+						value: 'inspection.ended',
+						description:
+							'A set number of hours after the inspection ended (Hours After Inspection Ended), e.g. to ask for a review',
+					},
 					{
 						name: 'Inspection Event Created',
 						value: 'inspection_event.created',
@@ -99,6 +116,39 @@ export class InspectionBusinessTrigger implements INodeType {
 						description: 'An appointment on an inspection changed (time, name, inspectors)',
 					},
 					{
+						name: 'Inspection Fees Changed',
+						value: 'inspection.fees_changed',
+						description:
+							'Services or add-ons were added or removed, or the quote changed (see changes.services and changes["price.quote"])',
+					},
+					{
+						name: 'Inspection Inspector Assigned',
+						value: 'inspection.inspector_assigned',
+						description: 'One item per inspector put on the inspection; inspector names them',
+					},
+					{
+						name: 'Inspection Inspector Removed',
+						value: 'inspection.inspector_removed',
+						description: 'One item per inspector taken off the inspection; inspector names them',
+					},
+					{
+						name: 'Inspection Paid',
+						value: 'inspection.paid',
+						description: 'The inspection became fully paid (a partial payment is not paid)',
+					},
+					{
+						name: 'Inspection Paid and Signed',
+						value: 'inspection.paid_and_signed',
+						description:
+							'The moment the inspection is both fully paid and has every agreement signed, whichever came last',
+					},
+					{
+						name: 'Inspection Paid and Signed and Published',
+						value: 'inspection.paid_signed_published',
+						description:
+							'The moment the inspection is fully paid, every agreement is signed and the report is published, whichever came last',
+					},
+					{
 						name: 'Inspection Report Published',
 						value: 'inspection.published',
 						description: 'The reports status became published',
@@ -107,6 +157,12 @@ export class InspectionBusinessTrigger implements INodeType {
 						name: 'Inspection Rescheduled',
 						value: 'inspection.rescheduled',
 						description: 'The scheduled time changed',
+					},
+					{
+						name: 'Inspection Starting',
+						value: 'inspection.starting',
+						description:
+							'A set number of hours before the scheduled time (Hours Before Inspection), e.g. for a reminder',
 					},
 					{
 						name: 'Inspection Updated',
@@ -130,6 +186,24 @@ export class InspectionBusinessTrigger implements INodeType {
 						default: false,
 						description:
 							'Whether the first poll emits every record that already exists (event contact.existing, inspection.existing, inspection_event.existing or attachment.existing) instead of only taking a baseline',
+					},
+					{
+						displayName: 'Hours After Inspection Ended',
+						name: 'endedHours',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 2160 },
+						default: 24,
+						description:
+							'For Inspection Ended: how many hours after the inspection ended (ends_at, else scheduled time plus duration) it is reported',
+					},
+					{
+						displayName: 'Hours Before Inspection',
+						name: 'startingHours',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 2160 },
+						default: 24,
+						description:
+							'For Inspection Starting: how many hours before the scheduled time it is reported',
 					},
 					{
 						displayName: 'Overlap (Minutes)',
@@ -163,7 +237,7 @@ export class InspectionBusinessTrigger implements INodeType {
 				resource,
 				records: records.filter((record) => readProblem(resource, record) === null),
 			}));
-			const sample = pickSample(readable, events);
+			const sample = pickSample(readable, events, Date.now());
 			return sample ? [this.helpers.returnJsonArray([sample])] : null;
 		}
 
@@ -186,6 +260,8 @@ export class InspectionBusinessTrigger implements INodeType {
 				budgetMs,
 				now: () => Date.now(),
 				baselineBegan: fromNoState ? baselineStarts.startOf(pollOf, Date.now()) : undefined,
+				startingHours: Number(options.startingHours ?? 24),
+				endedHours: Number(options.endedHours ?? 24),
 			});
 			baselineStarts.ended(pollOf, fromNoState, result.baselineBegan, Date.now());
 			// Written only here, once every page this poll asked for is in: a failed poll has thrown

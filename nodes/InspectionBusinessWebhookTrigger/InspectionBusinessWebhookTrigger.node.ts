@@ -91,6 +91,13 @@ async function readRecord(
 	}
 }
 
+/** Event names entered as text: comma- or space-separated, empty entries dropped. */
+const eventNames = (text: string): string[] =>
+	text
+		.split(/[\s,]+/)
+		.map((name) => name.trim())
+		.filter((name) => name !== '');
+
 export class InspectionBusinessWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Inspection Business Webhook Trigger',
@@ -184,7 +191,10 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		const payload = this.getBodyData();
 		const delivery = readPayload(payload);
 		const { event, recordId, deliveryId } = delivery;
-		const wanted = this.getNodeParameter('events', []) as string[];
+		const wanted = [
+			...(this.getNodeParameter('events', []) as string[]),
+			...eventNames(this.getNodeParameter('otherEvents', '') as string),
+		];
 		if (wanted.length > 0 && (event === undefined || !wanted.includes(event))) {
 			// Acknowledged, so the sender does not retry, but no execution starts.
 			return {

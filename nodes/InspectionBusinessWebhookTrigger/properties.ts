@@ -62,6 +62,16 @@ export const WEBHOOK_TRIGGER_PROPERTIES: INodeProperties[] = [
 			'The events that start the workflow; none selected means every event. Other events are answered with 200 and ignored.',
 		options: WEBHOOK_EVENTS.map((value) => ({ name: EVENT_NAMES[value], value })),
 	},
+	{
+		// The account's real event names are not published: any name can be entered besides the assumed five.
+		displayName: 'Other Event Names',
+		name: 'otherEvents',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. inspection.paid, agreement.signed',
+		description:
+			"Event names your account sends beyond those under Events, comma-separated, exactly as they appear in a delivery's payload. They start the workflow too; with Events and this both empty, every event does.",
+	},
 	secretSource([1], 'parameter'),
 	secretSource([2], 'credential'),
 	{

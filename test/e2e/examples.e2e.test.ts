@@ -55,6 +55,9 @@ const EXAMPLES = {
 	report: 'IbExampleReportUp',
 	teamNote: 'IbExampleTeamNote',
 	crmHook: WEBHOOK_EXAMPLE.id,
+	paidToAccounting: 'IbExamplePaidAcct',
+	paidAndSigned: 'IbExamplePaidSign',
+	reviewRequest: 'IbExampleReviewRq',
 } as const;
 const PACKAGE = 'n8n-nodes-inspection-business';
 const OVERLAP_MS = 5 * 60_000;
@@ -458,5 +461,145 @@ describe('Contact changed → create or update in your CRM (webhook trigger)', (
 			);
 			expect(await watcher.count()).toBe(2);
 		});
+	});
+});
+
+/** Publishes a trigger-led example and waits until its first scheduled poll stored the baseline. */
+async function publishedAfterBaseline(
+	workflowId: string,
+	trigger: string,
+	body: () => Promise<void>,
+): Promise<void> {
+	await whilePublished(workflowId, async () => {
+		await waitFor(
+			`${workflowId}'s polling trigger to take its baseline`,
+			async () => {
+				const workflow = await rest.rest<{ staticData?: Record<string, unknown> | null }>(
+					'GET',
+					`/rest/workflows/${workflowId}`,
+				);
+				return workflow.staticData?.[`node:${trigger}`] ? true : undefined;
+			},
+			{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
+		);
+		await body();
+	});
+}
+
+async function itemsUntil(watcher: ExecutionWatcher, done: (items: Json[]) => boolean) {
+	const items: Json[] = [];
+	await waitFor(
+		'the example to run',
+		async () => {
+			items.push(...(await watcher.newItems()));
+			return done(items) || undefined;
+		},
+		{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
+	);
+	return items;
+}
+
+describe('Inspection paid → accounting row (polling trigger, a business moment)', () => {
+	it('writes one row when an inspection becomes fully paid, none for a partial payment', async () => {
+		await control.reset();
+		const [partly, fully] = await Promise.all([
+			control.createInspection({ org: 'acme', status: 'confirmed', quote: 500 }),
+			control.createInspection({ org: 'acme', status: 'confirmed', quote: 400 }),
+		]);
+		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.paidToAccounting, 'Accounting row');
+		await publishedAfterBaseline(EXAMPLES.paidToAccounting, 'Inspection paid', async () => {
+			await control.addPayment(String(partly.id), 100);
+			await control.addPayment(String(fully.id), 400);
+			const rows = await itemsUntil(watcher, (items) => items.length >= 1);
+			// A later poll brings nothing more: the partial payment is not "paid".
+			await new Promise((resolve) => setTimeout(resolve, 70_000));
+			rows.push(...(await watcher.newItems()));
+			expect(rows).toEqual([
+				expect.objectContaining({
+					inspection_id: fully.id,
+					address: (fully.address as Json).full,
+					quote: 400,
+					amount_paid: 400,
+					amount_due: 0,
+					services: 'Full Home Inspection',
+				}),
+			]);
+		});
+	});
+});
+
+describe('Paid and signed → tell the team (polling trigger, a business moment)', () => {
+	it('composes a message when the last of payment and signatures comes in, not before', async () => {
+		await control.reset();
+		const inspection = await control.createInspection({ org: 'acme', status: 'confirmed' });
+		const id = String(inspection.id);
+		await control.addAgreements(id, ['Pre-Inspection Agreement', 'Radon Addendum']);
+		const watcher = await ExecutionWatcher.start(
+			rest,
+			EXAMPLES.paidAndSigned,
+			'Compose team message',
+		);
+		await publishedAfterBaseline(EXAMPLES.paidAndSigned, 'Inspection paid and signed', async () => {
+			await control.payInspection(id);
+			await control.signAgreements(id, 0);
+			await new Promise((resolve) => setTimeout(resolve, 70_000));
+			expect(await watcher.newItems()).toEqual([]);
+			await control.signAgreements(id, 1);
+			const [message, ...more] = await itemsUntil(watcher, (items) => items.length >= 1);
+			expect(more).toEqual([]);
+			expect(message).toMatchObject({
+				inspection_id: id,
+				subject: `Paid and signed: ${(inspection.address as Json).full}`,
+			});
+			expect(message.text).toContain('Agreements: Pre-Inspection Agreement, Radon Addendum');
+		});
+	});
+});
+
+describe('Two days after the inspection → ask the client for a review (polling trigger, a time-based moment)', () => {
+	it('composes the client email once the sandbox clock is 48 hours past the end, not before', async () => {
+		await control.reset();
+		const [client] = await api.all<Contact>('/v1/contacts');
+		const now = Date.parse((await control.getClock()).now);
+		const start = now + 2 * 60 * MINUTE;
+		const inspection = await control.createInspection({
+			org: 'acme',
+			status: 'confirmed',
+			scheduled_for: new Date(start).toISOString(),
+			duration_hours: 2,
+			contacts: [{ id: client.id, role: 'Customer' }],
+		});
+		const id = String(inspection.id);
+		const watcher = await ExecutionWatcher.start(
+			rest,
+			EXAMPLES.reviewRequest,
+			'Compose review request',
+		);
+		try {
+			await publishedAfterBaseline(
+				EXAMPLES.reviewRequest,
+				'Inspection ended 48 hours ago',
+				async () => {
+					const end = start + 2 * 60 * MINUTE;
+					await control.setClock(new Date(end + 47 * 60 * MINUTE).toISOString());
+					await new Promise((resolve) => setTimeout(resolve, 70_000));
+					const early = await watcher.newItems();
+					expect(early.filter((item) => item.inspection_id === id)).toEqual([]);
+					await control.setClock(new Date(end + 48 * 60 * MINUTE + MINUTE).toISOString());
+					const emails = await itemsUntil(watcher, (items) =>
+						items.some((item) => item.inspection_id === id),
+					);
+					const ours = emails.filter((item) => item.inspection_id === id);
+					expect(ours).toEqual([
+						expect.objectContaining({
+							to: client.email,
+							subject: `How did your inspection at ${(inspection.address as Json).full} go?`,
+						}),
+					]);
+				},
+			);
+		} finally {
+			await control.setClock(new Date().toISOString());
+		}
 	});
 });

@@ -131,6 +131,7 @@ describe('Get', () => {
 
 describe('Simplify, version 2', () => {
 	test('an inspection: 10 key fields for CRM and accounting sync', async () => {
+		// The seed has inspections with custom fields, several inspectors and signed agreements.
 		const { items } = await run(sandbox, {
 			resource: 'inspection',
 			operation: 'getAll',
@@ -144,6 +145,9 @@ describe('Simplify, version 2', () => {
 				address: IDataObject;
 				price: IDataObject;
 				contacts: IDataObject[];
+				inspectors: IDataObject[];
+				agreements: IDataObject;
+				custom_fields: IDataObject[];
 			};
 			const names = (role: (r: unknown) => boolean) =>
 				full.contacts
@@ -162,10 +166,16 @@ describe('Simplify, version 2', () => {
 				address: full.address.full,
 				client: { name: names((r) => r === 'Customer'), email: clientEmails || null },
 				agents: names((r) => r === 'Buyer Agent' || r === 'Listing Agent'),
-				amount: full.price.quote,
-				amount_due: full.price.amount_due,
-				payment_status: full.price.payment_status,
-				portal_url: full.portal_url,
+				inspectors: full.inspectors.map((i) => i.name).join(', ') || null,
+				price: {
+					quote: full.price.quote,
+					amount_paid: full.price.amount_paid,
+					amount_due: full.price.amount_due,
+					paid: full.price.paid,
+					payment_status: full.price.payment_status,
+				},
+				agreements_signed: full.agreements.present === true && full.agreements.all_signed === true,
+				custom_fields: Object.fromEntries(full.custom_fields.map((f) => [f.name, f.value])),
 			});
 		});
 	});

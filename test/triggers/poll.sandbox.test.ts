@@ -91,20 +91,40 @@ test('inspection changes made in the business tools emit their events with the r
 	const created = await newInspection();
 	const id = String(created.id);
 	let items = await poll(staticData);
+	const inspector = { id: 'insp-acme-1', name: 'Alex Rivera' };
+	const service = { id: 'svc-1', name: 'Full Home Inspection' };
+	// New: every watched field with a value, changed from nothing.
+	const createdChanges = {
+		status: { before: null, after: 'waiting' },
+		'reports.status': { before: null, after: 'na' },
+		scheduled_for: { before: null, after: '2027-03-01T15:00:00.000Z' },
+		'price.payment_status': { before: null, after: 'unpaid' },
+		'price.amount_due': { before: null, after: 425 },
+		inspectors: { before: [], after: [inspector], added: [inspector], removed: [] },
+		services: {
+			before: { services: [], add_ons: [] },
+			after: { services: [service], add_ons: [] },
+			added: { services: [service], add_ons: [] },
+			removed: { services: [], add_ons: [] },
+		},
+		'price.quote': { before: null, after: 425 },
+	};
 	expect(items).toEqual([
 		{
 			event: 'inspection.created',
 			events: ['inspection.created'],
 			record: expect.objectContaining({ id }),
 			previous: null,
-			// New: every watched field with a value, changed from nothing.
-			changes: {
-				status: { before: null, after: 'waiting' },
-				'reports.status': { before: null, after: 'na' },
-				scheduled_for: { before: null, after: '2027-03-01T15:00:00.000Z' },
-				'price.payment_status': { before: null, after: 'unpaid' },
-				'price.amount_due': { before: null, after: 425 },
-			},
+			changes: createdChanges,
+		},
+		// The inspector a new inspection comes with is assigned: an item of its own, naming them.
+		{
+			event: 'inspection.inspector_assigned',
+			events: ['inspection.inspector_assigned'],
+			record: expect.objectContaining({ id }),
+			previous: null,
+			changes: createdChanges,
+			inspector,
 		},
 	]);
 
@@ -139,7 +159,9 @@ test('inspection changes made in the business tools emit their events with the r
 
 	await sandbox.control.payInspection(id);
 	items = await poll(staticData);
-	expect(items).toMatchObject([{ event: 'inspection.updated', record: { id } }]);
+	expect(items).toMatchObject([
+		{ event: 'inspection.paid', events: ['inspection.updated', 'inspection.paid'], record: { id } },
+	]);
 	expect(items[0].changes).toEqual({
 		'price.payment_status': { before: 'unpaid', after: 'paid' },
 		'price.amount_due': { before: 425, after: 0 },

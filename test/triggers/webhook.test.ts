@@ -202,6 +202,25 @@ describe('events and payloads (webhookPayloadFields)', () => {
 		expect(taken.result?.workflowData?.[0][0].json.event).toBe('inspection.canceled');
 	});
 
+	test('event names beyond the assumed five, entered under Other Event Names, start the workflow too', async () => {
+		const parameters = {
+			events: ['inspection.confirmed'],
+			otherEvents: 'inspection.paid, agreement.signed',
+		};
+		for (const event of ['inspection.paid', 'agreement.signed', 'inspection.confirmed']) {
+			const taken = await deliver({ headers, body: payload(event) }, parameters);
+			expect(taken.result?.workflowData?.[0][0].json.event).toBe(event);
+		}
+		const ignored = await deliver({ headers, body: payload('inspection.canceled') }, parameters);
+		expect(ignored.result?.workflowData).toBeUndefined();
+		// Only other names: those alone start it.
+		const only = { otherEvents: 'inspection.paid' };
+		expect(
+			(await deliver({ headers, body: payload('inspection.confirmed') }, only)).result
+				?.workflowData,
+		).toBeUndefined();
+	});
+
 	test('the event is read from event, type or kind; the record id from data.id, data.inspection_id, data.contact_id, inspection_id, contact_id, and top-level id last', async () => {
 		const cases: Array<[IDataObject, string, string, string | null]> = [
 			[

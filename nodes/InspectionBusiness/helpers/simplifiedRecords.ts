@@ -94,7 +94,8 @@ export function simplifyInspection(inspection: IDataObject): IDataObject {
 
 /**
  * Version 2's Simplify, at most 10 fields each, chosen for CRM and accounting
- * sync; the Fields option adds any other field of the full record.
+ * sync and for the moments the trigger reports (paid, signed, inspectors);
+ * the Fields option adds any other field of the full record.
  */
 export const INSPECTION_KEY_FIELDS = [
 	'id',
@@ -103,10 +104,10 @@ export const INSPECTION_KEY_FIELDS = [
 	'address',
 	'client',
 	'agents',
-	'amount',
-	'amount_due',
-	'payment_status',
-	'portal_url',
+	'inspectors',
+	'price',
+	'agreements_signed',
+	'custom_fields',
 ] as const;
 
 export const CONTACT_KEY_FIELDS = [
@@ -178,13 +179,24 @@ export const CONTACT_RECORD_FIELDS = [
 	'zip',
 ] as const;
 
+/** Custom fields as one object of name to value (a name listed twice keeps its last value). */
+function customFieldsObject(value: unknown): IDataObject {
+	const fields: IDataObject = {};
+	for (const field of listOf(value))
+		if (typeof field.name === 'string' && field.name !== '')
+			fields[field.name] = field.value ?? null;
+	return fields;
+}
+
 /**
  * An inspection's key fields: the one-line address, the client as name and
- * email (several clients: comma-separated), the agents' names, and the
- * price's quote, amount due and payment status.
+ * email (several clients: comma-separated), the agents' and inspectors'
+ * names, the price (quote, amount paid and due, paid, payment status),
+ * whether every agreement is signed, and the custom fields as name to value.
  */
 export function inspectionKeyFields(inspection: IDataObject): IDataObject {
 	const price = objectOf(inspection.price);
+	const agreements = objectOf(inspection.agreements);
 	const contacts = listOf(inspection.contacts);
 	const clients = contacts.filter((c) => CLIENT_ROLES.includes(String(c.role)));
 	const agents = contacts.filter((c) => AGENT_ROLES.includes(String(c.role)));
@@ -198,10 +210,16 @@ export function inspectionKeyFields(inspection: IDataObject): IDataObject {
 			email: joined(clients.map((c) => c.email)),
 		},
 		agents: joined(agents.map(fullName)),
-		amount: price.quote ?? null,
-		amount_due: price.amount_due ?? null,
-		payment_status: price.payment_status ?? null,
-		portal_url: inspection.portal_url ?? null,
+		inspectors: joined(listOf(inspection.inspectors).map((i) => i.name)),
+		price: {
+			quote: price.quote ?? null,
+			amount_paid: price.amount_paid ?? null,
+			amount_due: price.amount_due ?? null,
+			paid: price.paid ?? false,
+			payment_status: price.payment_status ?? null,
+		},
+		agreements_signed: agreements.present === true && agreements.all_signed === true,
+		custom_fields: customFieldsObject(inspection.custom_fields),
 	};
 	return simplified as IDataObject;
 }

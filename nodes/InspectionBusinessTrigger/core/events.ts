@@ -6,6 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SIGNED_LINK_FIELDS } from '../../shared/endpoints';
+import { carryReported, newRoles } from './moments';
+import { inspectionMoments } from './moment-events';
 import { RESOURCES, type Resource } from './resources';
 import { changesBetween, watchedValues, type WatchedValues } from './watch';
 
@@ -17,6 +19,7 @@ export const POLL_EVENTS = {
 	'contact.updated': 'contacts',
 	'contact.tag_added': 'contacts',
 	'contact.tag_removed': 'contacts',
+	'contact.new_role': 'contacts',
 	'inspection.created': 'inspections',
 	'inspection.updated': 'inspections',
 	'inspection.confirmed': 'inspections',
@@ -24,6 +27,15 @@ export const POLL_EVENTS = {
 	'inspection.canceled': 'inspections',
 	'inspection.published': 'inspections',
 	'inspection.deleted': 'inspections',
+	'inspection.paid': 'inspections',
+	'inspection.agreements_signed': 'inspections',
+	'inspection.paid_and_signed': 'inspections',
+	'inspection.paid_signed_published': 'inspections',
+	'inspection.inspector_assigned': 'inspections',
+	'inspection.inspector_removed': 'inspections',
+	'inspection.fees_changed': 'inspections',
+	'inspection.starting': 'inspections',
+	'inspection.ended': 'inspections',
 	'inspection_event.created': 'events',
 	'inspection_event.updated': 'events',
 	'attachment.added': 'attachments',
@@ -43,11 +55,21 @@ export type EmittedEvent = PollEvent | (typeof EXISTING_EVENTS)[Resource];
 const PRIORITY: readonly PollEvent[] = [
 	'inspection.deleted',
 	'inspection.canceled',
+	'inspection.paid_signed_published',
+	'inspection.paid_and_signed',
 	'inspection.published',
+	'inspection.paid',
+	'inspection.agreements_signed',
 	'inspection.rescheduled',
 	'inspection.confirmed',
+	'inspection.fees_changed',
+	'inspection.inspector_assigned',
+	'inspection.inspector_removed',
+	'inspection.starting',
+	'inspection.ended',
 	'inspection.created',
 	'inspection.updated',
+	'contact.new_role',
 	'contact.tag_added',
 	'contact.tag_removed',
 	'contact.created',
@@ -138,12 +160,15 @@ export function sameVersion(seen: Fingerprint, current: Fingerprint): boolean {
 	return seen.updatedAt === current.updatedAt && seen.contentHash === current.contentHash;
 }
 
-export function fingerprintOf(resource: Resource, record: IDataObject): Fingerprint {
-	return {
-		updatedAt: changeTime(record),
-		contentHash: contentHashOf(record),
-		values: watchedValues(resource, record),
-	};
+/** `previous`: the version seen before, whose reported time-based moments carry over (moments.ts). */
+export function fingerprintOf(
+	resource: Resource,
+	record: IDataObject,
+	previous?: Fingerprint | null,
+): Fingerprint {
+	const values = watchedValues(resource, record);
+	if (resource === 'inspections') carryReported(previous?.values, values);
+	return { updatedAt: changeTime(record), contentHash: contentHashOf(record), values };
 }
 
 /** The `previous` of an emitted item: what the trigger last saw, in the API's own field names. */
@@ -203,6 +228,10 @@ function contactEvents({ previous, now, created }: VersionChange): Derived {
 	const tags = changes?.tags as IDataObject | undefined;
 	if ((tags?.added as unknown[] | undefined)?.length) events.push('contact.tag_added');
 	if ((tags?.removed as unknown[] | undefined)?.length) events.push('contact.tag_removed');
+	// A role the contact never had: its roles are every role it has had, so one not there before is new.
+	const before = created ? [] : previous?.values?.roles;
+	if (before !== undefined && newRoles(before, now.roles).length > 0)
+		events.push('contact.new_role');
 	return { events, changes };
 }
 
@@ -253,6 +282,7 @@ function inspectionEvents({ previous, record, now, from, created }: VersionChang
 	) {
 		events.push('inspection.deleted');
 	}
+	events.push(...inspectionMoments(previous === null ? null : (before ?? {}), now, created));
 	return { events, changes };
 }
 

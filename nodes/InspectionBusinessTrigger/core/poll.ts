@@ -23,6 +23,8 @@ import {
 } from './state';
 import type { ListSource, PollItem, PollOptions } from './types';
 import { keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
+import { itemsPerMoment } from './moment-items';
+import { timeMomentsAfterWalk } from './time-moments';
 
 export type {
 	ListPage,
@@ -157,6 +159,8 @@ export async function runPoll(
 		});
 		if (!done && budget.requests === requestsBefore) unreached ??= resource;
 		else if (!done) unfinished ??= resource;
+		if (resource === 'inspections')
+			await timeMomentsAfterWalk(state, source, budget, options, done, items);
 
 		boundFingerprints(resource, state, options);
 	}
@@ -164,7 +168,7 @@ export async function runPoll(
 	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
 	const watched = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
 	return {
-		items,
+		items: itemsPerMoment(items),
 		state: encodeState({ resources: watched, goesFirst: goesFirstNext }),
 		complete: goesFirstNext === undefined,
 		baselineBegan: start(),

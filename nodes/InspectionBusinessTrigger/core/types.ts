@@ -83,4 +83,8 @@ export interface PollOptions {
 	 * answer (the API's time, ms): versions dated after it are reported.
 	 */
 	baselineBegan?: number;
+	/** Hours before scheduled_for that "inspection starting" comes (default 24). */
+	startingHours?: number;
+	/** Hours after an inspection ended that "inspection ended" comes (default 24). */
+	endedHours?: number;
 }

@@ -83,8 +83,8 @@ function judgeVersion(
 	const key = recordKey(resource, record);
 	if (key === null) throw new Error('the record has no id');
 	const packed = packKey(key);
-	const current = fingerprintOf(resource, record);
 	const previous = state.fingerprints.get(packed) ?? null;
+	const current = fingerprintOf(resource, record, previous);
 	if (previous !== null && sameVersion(previous, current)) return null;
 	state.fingerprints.set(packed, current);
 	if (state.phase === 'baseline' && !changedSinceBaselineBegan(state, current.updatedAt, listing))

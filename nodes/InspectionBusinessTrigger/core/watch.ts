@@ -8,6 +8,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+import {
+	factsOf,
+	inspectorsDiff,
+	namedKeys,
+	namedOf,
+	newRoles,
+	serviceKeys,
+	servicesDiff,
+	showServices,
+} from './moments';
 import type { Resource } from './resources';
 
 /** A watched value as the trigger holds it: times in ms, lists sorted, codes as text. */
@@ -21,7 +31,7 @@ export type WatchedValues = Partial<Record<string, WatchedValue>>;
  * its domain there too.
  */
 type Codec =
-	| { kind: 'text' | 'email' | 'number' | 'bool' | 'time' | 'ref' | 'refs' }
+	| { kind: 'text' | 'email' | 'number' | 'bool' | 'time' | 'count' | 'ref' | 'refs' }
 	| { kind: 'code'; codes: readonly string[] };
 
 interface WatchedField {
@@ -31,6 +41,10 @@ interface WatchedField {
 	read: (record: IDataObject) => WatchedValue;
 	/** The value as `changes` shows it (default: as held). */
 	show?: (value: WatchedValue) => unknown;
+	/** What `changes` adds as `added` and `removed` (default: nothing). */
+	diff?: (before: WatchedValue | undefined, after: WatchedValue) => IDataObject;
+	/** Held for the moments (moments.ts), never shown in `changes`. */
+	hidden?: true;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -59,12 +73,21 @@ const tagOf = (key: string) => {
 	return { id, name };
 };
 const showTags = (value: WatchedValue) => (Array.isArray(value) ? value.map(tagOf) : []);
+const showNamed = (value: WatchedValue) => (Array.isArray(value) ? value.map(namedOf) : []);
 
 export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 	contacts: [
 		{ name: 'email', codec: { kind: 'email' }, read: (r) => text(r.email) },
 		{ name: 'tags', codec: { kind: 'refs' }, read: (r) => tagKeys(r.tags), show: showTags },
-		{ name: 'roles', codec: { kind: 'refs' }, read: (r) => strings(r.roles) },
+		{
+			name: 'roles',
+			codec: { kind: 'refs' },
+			read: (r) => strings(r.roles),
+			diff: (before, after) => ({
+				added: newRoles(before, after),
+				removed: newRoles(after, before),
+			}),
+		},
 		{ name: 'agency_id', codec: { kind: 'ref' }, read: (r) => text(r.agency_id) },
 	],
 	// The first four are the fingerprint of state version 1, in its order.
@@ -100,6 +123,32 @@ export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 				const due = child(r, 'price').amount_due;
 				return typeof due === 'number' ? due : null;
 			},
+		},
+		// The moments' fields (moments.ts): paid, signed, length and what was reported, in one number.
+		{ name: 'moments', codec: { kind: 'count' }, read: factsOf, hidden: true },
+		{
+			name: 'inspectors',
+			codec: { kind: 'refs' },
+			read: (r) => namedKeys(r.inspectors),
+			show: showNamed,
+			diff: inspectorsDiff,
+		},
+		{
+			name: 'services',
+			codec: { kind: 'refs' },
+			read: serviceKeys,
+			show: showServices,
+			diff: servicesDiff,
+		},
+		{
+			// Quotes repeat (a business has a price list): held once in the dictionary, as text.
+			name: 'price.quote',
+			codec: { kind: 'ref' },
+			read: (r) => {
+				const quote = child(r, 'price').quote;
+				return typeof quote === 'number' ? String(quote) : null;
+			},
+			show: (value) => (value === null ? null : Number(value)),
 		},
 	],
 	events: [
@@ -153,7 +202,7 @@ export function changesBetween(
 	const changes: IDataObject = {};
 	for (const field of WATCHED_FIELDS[resource]) {
 		const now = after[field.name];
-		if (now === undefined) continue;
+		if (now === undefined || field.hidden) continue;
 		const old = created ? undefined : before[field.name];
 		if (created ? isEmpty(now) : old === undefined || sameValue(old, now)) continue;
 		const show = field.show ?? ((value: WatchedValue) => value);
@@ -165,6 +214,7 @@ export function changesBetween(
 			change.added = tagsMissing(now, old);
 			change.removed = tagsMissing(old, now);
 		}
+		if (field.diff) Object.assign(change, field.diff(old, now));
 		changes[field.name] = change;
 	}
 	return changes;
@@ -234,6 +284,7 @@ function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): string 
 		case 'bool':
 			return value === true ? '1' : '0';
 		case 'time':
+		case 'count':
 			return typeof value === 'number' ? value.toString(36) : NULL_SLOT;
 		case 'code': {
 			const index = codec.codes.indexOf(String(value ?? ''));
@@ -260,6 +311,7 @@ function unpackValue(codec: Codec, slot: string, dict: Dictionary): WatchedValue
 		case 'bool':
 			return slot === '1';
 		case 'time':
+		case 'count':
 			return slot === NULL_SLOT ? null : parseInt(slot, 36);
 		case 'code':
 			return slot.startsWith('~') ? unescapeText(slot.slice(1)) : (codec.codes[Number(slot)] ?? '');
