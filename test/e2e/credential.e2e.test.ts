@@ -91,3 +91,13 @@ it('a Base URL with no API behind it: 404 explained', async () => {
 		message: expect.stringMatching(/^The Base URL has no Inspection Business API \(HTTP 404/),
 	});
 });
+
+it("n8n's own address (a 2xx that is not the API's list): refused, saying what answered", async () => {
+	const answer = await credentialTest(readState().n8nUrl);
+	expect(answer).toEqual({
+		status: 'Error',
+		message: expect.stringMatching(
+			/^The Base URL answered, but not as the Inspection Business API/,
+		),
+	});
+});
