@@ -16,7 +16,10 @@ import { NodeTypeRegistry, buildWorkflow } from './helpers/runtime';
 
 /** The description n8n loads for a node type (a versioned node's default version). */
 function loaded(node: INodeType | IVersionedNodeType): INodeTypeDescription {
-	if ('nodeVersions' in node) return node.nodeVersions[node.getLatestVersion()].description;
+	if ('nodeVersions' in node) {
+		const version = node.description.defaultVersion ?? node.currentVersion;
+		return node.nodeVersions[version].description;
+	}
 	return node.description;
 }
 
