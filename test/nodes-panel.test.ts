@@ -82,3 +82,32 @@ describe('canvas subtitles', () => {
 		expect(subtitle(new InspectionBusinessWebhookTrigger(), [])).toBe('All events');
 	});
 });
+
+describe('webhook trigger panel', () => {
+	// n8n's editor shows the credential selectors after the last field that a credential's
+	// display depends on; the README's first webhook step is the credential.
+	it('shows the credential selectors before any setting but notices and what they depend on', () => {
+		const dependsOn = new Set(
+			(webhook.credentials ?? []).flatMap((credential) =>
+				Object.keys(credential.displayOptions?.show ?? {}),
+			),
+		);
+		const names = webhook.properties.map((property) => property.name);
+		const selectorsAfter = Math.max(...names.map((name, i) => (dependsOn.has(name) ? i : -1)));
+		const before = webhook.properties
+			.slice(0, selectorsAfter + 1)
+			.filter((property) => property.type !== 'notice' && !dependsOn.has(property.name))
+			.map((property) => property.name);
+		// The legacy Secret field (version 1) sits with its Secret Source.
+		expect(before).toEqual(['secret']);
+		expect(names.indexOf('events')).toBeGreaterThan(selectorsAfter);
+	});
+
+	it('its notices point to where the Production URL is, and state no menu path of the business tools', () => {
+		const notices = webhook.properties
+			.filter((property) => property.type === 'notice')
+			.map((property) => property.displayName);
+		expect(notices.join(' ')).toContain('Webhook URLs at the top of this panel');
+		expect(notices.join(' ')).not.toMatch(/\babove\b|→/);
+	});
+});
