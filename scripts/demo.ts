@@ -133,9 +133,13 @@ n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} 
   Workflows  ${examples.map((workflow) => workflow.name).join(', ')}
   Sandbox    ${sandbox.baseUrl}  (credential "${SANDBOX_CREDENTIAL.name}", key ${SANDBOX_KEYS.acmeOwner})
   Package    listed in Settings → Community nodes, as after an install from npm
-  Triggers   publish a trigger example, then change something in the sandbox, e.g.
-             curl -X POST ${sandbox.baseUrl}/_sandbox/inspections/<id>/confirm
-             (the sandbox sends Acme's webhooks to "${examples.find((workflow) => workflow.id === WEBHOOK_EXAMPLE.id)?.name}")
+  Triggers   publish a workflow with a trigger, then make a change in the sandbox from a
+             second terminal, for example:
+               npm run sandbox -- confirm       (an inspection is confirmed)
+               npm run sandbox -- contact       (a contact changes)
+               npm run sandbox -- --help        (every kind of change)
+             The sandbox sends Acme's webhooks to "${examples.find((workflow) => workflow.id === WEBHOOK_EXAMPLE.id)?.name}";
+             for your own webhook workflow: npm run sandbox -- webhook <Production URL> --secret <secret>
 
 Press Ctrl-C to stop n8n and the sandbox.
 `);
