@@ -125,6 +125,8 @@ async function main(): Promise<void> {
 			}
 		}, 1000);
 
+		// The sandbox commands ask 127.0.0.1:4010 unless told otherwise.
+		const urlFlag = sandboxPort === 4010 ? '' : ` --url ${sandbox.baseUrl}`;
 		console.log(`
 n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} s after the command:
 
@@ -135,11 +137,11 @@ n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} 
   Package    listed in Settings → Community nodes, as after an install from npm
   Triggers   publish a workflow with a trigger, then make a change in the sandbox from a
              second terminal, for example:
-               npm run sandbox -- confirm       (an inspection is confirmed)
-               npm run sandbox -- contact       (a contact changes)
+               npm run sandbox -- confirm${urlFlag}       (an inspection is confirmed)
+               npm run sandbox -- contact${urlFlag}       (a contact changes)
                npm run sandbox -- --help        (every kind of change)
              The sandbox sends Acme's webhooks to "${examples.find((workflow) => workflow.id === WEBHOOK_EXAMPLE.id)?.name}";
-             for your own webhook workflow: npm run sandbox -- webhook <Production URL> --secret <secret>
+             for your own webhook workflow: npm run sandbox -- webhook <Production URL> --secret <secret>${urlFlag}
 
 Press Ctrl-C to stop n8n and the sandbox.
 `);
