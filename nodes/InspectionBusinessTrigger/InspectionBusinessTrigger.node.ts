@@ -2,13 +2,14 @@ import type {
 	IDataObject,
 	INodeExecutionData,
 	INodeType,
+	INodeProperties,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { POLLING_TRIGGER_DESCRIPTION } from '../shared/descriptions';
-import { withEventsSubtitle } from '../shared/subtitle';
+import { eventsSubtitle } from '../shared/subtitle';
 import { contentHashOf, isPollEvent, type PollEvent, watchedResources } from './core/events';
 import { runPoll } from './core/poll';
 import { pickSample } from './core/sample';
@@ -33,8 +34,72 @@ function pollBudgetMs(context: IPollFunctions): number {
 		: MAX_BUDGET_MS;
 }
 
+/** Which changes the trigger reports; its option names are also the canvas subtitle. */
+const EVENTS_PROPERTY: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	required: true,
+	default: [],
+	description:
+		'Changes to report. Each item carries event, events (all selected events of that change), the full record, previous (what the trigger last saw of it) and changes (the watched fields that changed, each with before and after).',
+	options: [
+		{
+			name: 'Attachment Added',
+			value: 'attachment.added',
+			description: 'An additional report or document appeared on an inspection',
+		},
+		{ name: 'Contact Created', value: 'contact.created' },
+		{
+			name: 'Contact Tag Added',
+			value: 'contact.tag_added',
+			description: 'A contact got a tag (also a new contact created with tags)',
+		},
+		{
+			name: 'Contact Tag Removed',
+			value: 'contact.tag_removed',
+			description: 'A tag was taken off a contact',
+		},
+		{
+			name: 'Contact Updated',
+			value: 'contact.updated',
+			description: 'Any change to a contact the trigger has seen before, tag changes included',
+		},
+		{ name: 'Inspection Canceled', value: 'inspection.canceled' },
+		{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
+		{ name: 'Inspection Created', value: 'inspection.created' },
+		{ name: 'Inspection Deleted', value: 'inspection.deleted' },
+		{
+			name: 'Inspection Event Created',
+			value: 'inspection_event.created',
+			description: 'A new appointment on an inspection, such as a drop-off or pick-up',
+		},
+		{
+			name: 'Inspection Event Updated',
+			value: 'inspection_event.updated',
+			description: 'An appointment on an inspection changed (time, name, inspectors)',
+		},
+		{
+			name: 'Inspection Report Published',
+			value: 'inspection.published',
+			description: "The inspection's report status became published",
+		},
+		{
+			name: 'Inspection Rescheduled',
+			value: 'inspection.rescheduled',
+			description: 'The scheduled time changed',
+		},
+		{
+			name: 'Inspection Updated',
+			value: 'inspection.updated',
+			description:
+				'Any change to an inspection the trigger has seen before, confirmations and reschedules included',
+		},
+	],
+};
+
 export class InspectionBusinessTrigger implements INodeType {
-	description: INodeTypeDescription = withEventsSubtitle({
+	description: INodeTypeDescription = {
 		displayName: 'Inspection Business Trigger',
 		name: 'inspectionBusinessTrigger',
 		icon: {
@@ -43,6 +108,7 @@ export class InspectionBusinessTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
+		subtitle: eventsSubtitle([EVENTS_PROPERTY]),
 		description: POLLING_TRIGGER_DESCRIPTION,
 		defaults: { name: 'Inspection Business Trigger' },
 		polling: true,
@@ -50,69 +116,7 @@ export class InspectionBusinessTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inspectionBusinessApi', required: true }],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				default: [],
-				description:
-					'Changes to report. Each item carries event, events (all selected events of that change), the full record, previous (what the trigger last saw of it) and changes (the watched fields that changed, each with before and after).',
-				options: [
-					{
-						name: 'Attachment Added',
-						value: 'attachment.added',
-						description: 'An additional report or document appeared on an inspection',
-					},
-					{ name: 'Contact Created', value: 'contact.created' },
-					{
-						name: 'Contact Tag Added',
-						value: 'contact.tag_added',
-						description: 'A contact got a tag (also a new contact created with tags)',
-					},
-					{
-						name: 'Contact Tag Removed',
-						value: 'contact.tag_removed',
-						description: 'A tag was taken off a contact',
-					},
-					{
-						name: 'Contact Updated',
-						value: 'contact.updated',
-						description:
-							'Any change to a contact the trigger has seen before, tag changes included',
-					},
-					{ name: 'Inspection Canceled', value: 'inspection.canceled' },
-					{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
-					{ name: 'Inspection Created', value: 'inspection.created' },
-					{ name: 'Inspection Deleted', value: 'inspection.deleted' },
-					{
-						name: 'Inspection Event Created',
-						value: 'inspection_event.created',
-						description: 'A new appointment on an inspection, such as a drop-off or pick-up',
-					},
-					{
-						name: 'Inspection Event Updated',
-						value: 'inspection_event.updated',
-						description: 'An appointment on an inspection changed (time, name, inspectors)',
-					},
-					{
-						name: 'Inspection Report Published',
-						value: 'inspection.published',
-						description: "The inspection's report status became published",
-					},
-					{
-						name: 'Inspection Rescheduled',
-						value: 'inspection.rescheduled',
-						description: 'The scheduled time changed',
-					},
-					{
-						name: 'Inspection Updated',
-						value: 'inspection.updated',
-						description:
-							'Any change to an inspection the trigger has seen before, confirmations and reschedules included',
-					},
-				],
-			},
+			EVENTS_PROPERTY,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -140,7 +144,7 @@ export class InspectionBusinessTrigger implements INodeType {
 				],
 			},
 		],
-	});
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const chosen = this.getNodeParameter('events', []) as string[];

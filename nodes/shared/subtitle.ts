@@ -1,4 +1,4 @@
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * The canvas subtitle of a trigger: the selected events by the names the
@@ -14,9 +14,4 @@ export function eventsSubtitle(properties: INodeProperties[], whenEmpty = ''): s
 	}
 	const label = `(${JSON.stringify(names)})[event] ?? event`;
 	return `={{ $parameter["events"].length ? $parameter["events"].map(event => ${label}).join(", ") : ${JSON.stringify(whenEmpty)} }}`;
-}
-
-/** A trigger's description with the subtitle `eventsSubtitle` makes of its own Events list. */
-export function withEventsSubtitle(description: INodeTypeDescription): INodeTypeDescription {
-	return { ...description, subtitle: eventsSubtitle(description.properties) };
 }
