@@ -1,4 +1,6 @@
 import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
@@ -34,6 +36,38 @@ function hostOf(url: string): string | undefined {
 		return undefined;
 	}
 }
+
+/** What the credential test says when the Base URL answers 2xx, but not as the API does. */
+const NOT_THE_API =
+	'The Base URL answered, but not as the Inspection Business API: its answer to /v1/tags is not a list of tags (with data and total). Check that the Base URL is the API address of your account (e.g. https://api.example.com), not a website or the address of n8n itself.';
+
+/** A 2xx answer without one of these list-envelope keys is not the API's. */
+const ENVELOPE_KEYS = ['data', 'total'];
+
+const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> = [
+	{
+		type: 'responseCode',
+		properties: {
+			value: 401,
+			message:
+				"The API key was not accepted (HTTP 401). Copy the key again from the account's API-access area; a key also stops working when the user who created it is deactivated.",
+		},
+	},
+	{
+		type: 'responseCode',
+		properties: {
+			value: 404,
+			message:
+				'The Base URL has no Inspection Business API (HTTP 404 for /v1/tags). Use the API address of your account, e.g. https://api.example.com.',
+		},
+	},
+	...ENVELOPE_KEYS.map(
+		(key): IAuthenticateRuleResponseSuccessBody => ({
+			type: 'responseSuccessBody',
+			properties: { key, value: undefined, message: NOT_THE_API },
+		}),
+	),
+];
 
 export class InspectionBusinessApi implements ICredentialType {
 	name = 'inspectionBusinessApi';
@@ -116,7 +150,9 @@ export class InspectionBusinessApi implements ICredentialType {
 		};
 	}
 
-	// One request: the smallest page of the tag list.
+	// One request: the smallest page of the tag list. A 2xx is not enough: only an
+	// answer in the API's list envelope (`data`, `next_cursor`, `total`) passes, so
+	// a Base URL pointing at a website, a proxy's page or n8n itself is refused.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: TESTED_BASE_URL,
@@ -124,23 +160,9 @@ export class InspectionBusinessApi implements ICredentialType {
 			method: 'GET',
 			qs: { limit: 1 },
 		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						"The API key was not accepted (HTTP 401). Copy the key again from the account's API-access area; a key also stops working when the user who created it is deactivated.",
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'The Base URL has no Inspection Business API (HTTP 404 for /v1/tags). Use the API address of your account, e.g. https://api.example.com.',
-				},
-			},
-		],
+		// n8n's type asks for one kind of rule per list; its credential tester reads
+		// both kinds from one list (status rules on an error answer, body rules on a
+		// 2xx), which test/e2e/credential.e2e.test.ts checks in a real n8n.
+		rules: TEST_RULES as IAuthenticateRuleResponseCode[],
 	};
 }

@@ -1,9 +1,24 @@
 import { parseArgs } from 'node:util';
+import { CHANGES, makeChange } from './changes';
+import { SandboxControl } from './client';
 import { KEY_TABLE } from './keys';
 import { startSandbox } from './index';
 
+const CHANGE_LINES = Object.entries(CHANGES)
+	.map(([name, change]) => `  ${name.padEnd(15)} ${change.help}`)
+	.join('\n');
+
 const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--rate-limit 120] [--latency-ms 0]
-       [--faults 500=0.05,reset=0.02,slow=0.1,slow-ms=2000] [--seed demo|large]`;
+       [--faults 500=0.05,reset=0.02,slow=0.1,slow-ms=2000] [--seed demo|large]
+   Runs the sandbox in the foreground.
+
+Usage: npm run sandbox -- <command> [--url http://127.0.0.1:4010]
+   Acts on a running sandbox (the demo's, by default), as the business tools would, for Acme:
+${CHANGE_LINES}
+  webhook <url>   sends Acme's webhooks to <url> too, e.g. a workflow's Production URL;
+                  --secret <secret> and --header <name> (default X-Webhook-Secret) send the secret
+  deliveries      lists the last webhook deliveries and how they were answered
+  reset           starts the sandbox's data again from its seed`;
 
 const numberFlag = (value: string | undefined, name: string): number | undefined => {
 	if (value === undefined) return undefined;
@@ -12,8 +27,55 @@ const numberFlag = (value: string | undefined, name: string): number | undefined
 	return n;
 };
 
+interface Flags {
+	url?: string;
+	secret?: string;
+	header?: string;
+}
+
+/** One command against a running sandbox; prints what happened. */
+async function command(name: string, args: string[], flags: Flags): Promise<void> {
+	const baseUrl = (flags.url ?? 'http://127.0.0.1:4010').replace(/\/+$/, '');
+	const control = new SandboxControl(baseUrl);
+	if (name === 'webhook') {
+		const url = args[0];
+		if (!url) throw new Error('webhook needs the URL to send to');
+		const receiver = await control.addWebhook({
+			org: 'acme',
+			url,
+			...(flags.secret
+				? { secret: flags.secret, secret_header: flags.header ?? 'X-Webhook-Secret' }
+				: {}),
+		});
+		console.log(`Acme's webhooks now also go to ${url} (receiver ${receiver.id}).`);
+		return;
+	}
+	if (name === 'deliveries') {
+		const { data } = await control.deliveries();
+		for (const attempt of data.slice(-10)) {
+			const answer = attempt.status === null ? attempt.error : `HTTP ${attempt.status}`;
+			console.log(
+				`${attempt.time} ${attempt.event} (delivery ${attempt.delivery_id}, attempt ${attempt.attempt}): ${answer}`,
+			);
+		}
+		if (data.length === 0) console.log('No webhook deliveries yet.');
+		return;
+	}
+	if (name === 'reset') {
+		await control.reset();
+		console.log('The sandbox starts again from its seed (registered webhooks are forgotten).');
+		return;
+	}
+	const { said } = await makeChange(baseUrl, name);
+	console.log(`${said}.`);
+	console.log(
+		'A published polling trigger reports it on its next poll; a webhook, if this change sends one, goes out now.',
+	);
+}
+
 async function main(): Promise<void> {
-	const { values } = parseArgs({
+	const { values, positionals } = parseArgs({
+		allowPositionals: true,
 		options: {
 			port: { type: 'string' },
 			host: { type: 'string' },
@@ -21,11 +83,18 @@ async function main(): Promise<void> {
 			'latency-ms': { type: 'string' },
 			faults: { type: 'string' },
 			seed: { type: 'string' },
+			url: { type: 'string' },
+			secret: { type: 'string' },
+			header: { type: 'string' },
 			help: { type: 'boolean' },
 		},
 	});
 	if (values.help) {
 		console.log(USAGE);
+		return;
+	}
+	if (positionals.length > 0) {
+		await command(positionals[0], positionals.slice(1), values);
 		return;
 	}
 	const sandbox = await startSandbox({

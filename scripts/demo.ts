@@ -125,6 +125,8 @@ async function main(): Promise<void> {
 			}
 		}, 1000);
 
+		// The sandbox commands ask 127.0.0.1:4010 unless told otherwise.
+		const urlFlag = sandboxPort === 4010 ? '' : ` --url ${sandbox.baseUrl}`;
 		console.log(`
 n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} s after the command:
 
@@ -133,9 +135,13 @@ n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} 
   Workflows  ${examples.map((workflow) => workflow.name).join(', ')}
   Sandbox    ${sandbox.baseUrl}  (credential "${SANDBOX_CREDENTIAL.name}", key ${SANDBOX_KEYS.acmeOwner})
   Package    listed in Settings → Community nodes, as after an install from npm
-  Triggers   publish a trigger example, then change something in the sandbox, e.g.
-             curl -X POST ${sandbox.baseUrl}/_sandbox/inspections/<id>/confirm
-             (the sandbox sends Acme's webhooks to "${examples.find((workflow) => workflow.id === WEBHOOK_EXAMPLE.id)?.name}")
+  Triggers   publish a workflow with a trigger, then make a change in the sandbox from a
+             second terminal, for example:
+               npm run sandbox -- confirm${urlFlag}       (an inspection is confirmed)
+               npm run sandbox -- contact${urlFlag}       (a contact changes)
+               npm run sandbox -- --help        (every kind of change)
+             The sandbox sends Acme's webhooks to "${examples.find((workflow) => workflow.id === WEBHOOK_EXAMPLE.id)?.name}";
+             for your own webhook workflow: npm run sandbox -- webhook <Production URL> --secret <secret>${urlFlag}
 
 Press Ctrl-C to stop n8n and the sandbox.
 `);

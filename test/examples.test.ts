@@ -3,14 +3,16 @@
  * a real n8n): each uses the nodes' current versions with parameters those
  * versions show, the triggers are among them, scheduled reads take only what
  * changed, and every credential and webhook they name is the one the demo and
- * the e2e setup create.
+ * the e2e setup create. No example writes to a record the user did not pick.
  */
 import type { INode, INodeType, IVersionedNodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
+import { resources } from '../nodes/InspectionBusiness/actions/router';
 import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node';
 import { InspectionBusinessTrigger } from '../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
 import { InspectionBusinessWebhookTrigger } from '../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
+import { ENDPOINTS } from '../nodes/shared/endpoints';
 import {
 	loadExamples,
 	SANDBOX_CREDENTIAL,
@@ -44,6 +46,19 @@ const packageNodes = examples.flatMap((workflow) =>
 		.filter((node) => node.type in NODE_TYPES)
 		.map((node) => ({ workflow: workflow.id, node: node as unknown as INode })),
 );
+/** A record picker left empty in the file, for the user to fill before the first run. */
+const emptyPicker = (value: unknown) =>
+	typeof value === 'object' &&
+	value !== null &&
+	(value as { __rl?: boolean }).__rl === true &&
+	(value as { value?: unknown }).value === '';
+
+/** The operations that change something in the account (any method but GET). */
+const writes = ({ node }: { node: INode }) =>
+	node.type === `${PACKAGE}.inspectionBusiness` &&
+	ENDPOINTS[resources[String(node.parameters.resource)][String(node.parameters.operation)].endpoint]
+		.method !== 'GET';
+
 const starts = (type: string) =>
 	examples.filter((workflow) => workflow.nodes.some((node) => node.type === `${PACKAGE}.${type}`));
 
@@ -79,8 +94,47 @@ test.each(packageNodes)('$workflow › $node.name uses the current version', ({ 
 		(name) => !(name in (shown ?? {})) && !(name === 'pollTimes' && description.polling),
 	);
 	expect(notShown).toEqual([]);
-	// …and n8n finds nothing missing or malformed in them (it would refuse to run the workflow).
-	expect(NodeHelpers.getNodeParametersIssues(description.properties, node, description)).toBeNull();
+	// …and n8n finds nothing missing or malformed in them (it would refuse to run the workflow),
+	// except a record picker left empty on purpose: the user picks the record a write goes to.
+	const pickers = Object.keys(node.parameters).filter((name) => emptyPicker(node.parameters[name]));
+	const issues = NodeHelpers.getNodeParametersIssues(description.properties, node, description);
+	expect(Object.keys(issues?.parameters ?? {})).toEqual(pickers);
+	expect(Object.keys(issues ?? {}).filter((kind) => kind !== 'parameters')).toEqual([]);
+});
+
+test('an example that writes starts by hand, from a required record picker left empty, and its note says what it writes', () => {
+	const writing = packageNodes.filter(writes);
+	expect(
+		writing.map(({ node }) => `${node.parameters.resource}.${node.parameters.operation}`),
+	).toEqual(['attachment.upload']);
+	for (const { workflow: id, node } of writing) {
+		const workflow = examples.find((example) => example.id === id)!;
+		const types = workflow.nodes.map((entry) => entry.type);
+		expect(types).toContain('n8n-nodes-base.manualTrigger');
+		expect(types.filter((type) => /[Tt]rigger$/.test(type))).toEqual([
+			'n8n-nodes-base.manualTrigger',
+		]);
+		// The record comes from the node whose picker the user fills, and only from there.
+		const picked = packageNodes.filter(
+			(entry) => entry.workflow === id && Object.values(entry.node.parameters).some(emptyPicker),
+		);
+		expect(picked).toHaveLength(1);
+		const pickedName = picked[0].node.name;
+		const target = JSON.stringify(node.parameters.inspection_id ?? node.parameters.contact_id);
+		expect(target).toContain(`$('${pickedName}')`);
+		const required = current(NODE_TYPES[picked[0].node.type]).description.properties.filter(
+			(property) => property.type === 'resourceLocator' && property.required,
+		);
+		expect(required.map((property) => property.name)).toContain(
+			Object.keys(picked[0].node.parameters).find((name) =>
+				emptyPicker(picked[0].node.parameters[name]),
+			),
+		);
+		const note = workflow.nodes.find((entry) => entry.type === 'n8n-nodes-base.stickyNote');
+		const content = String((note?.parameters as { content?: string }).content);
+		expect(content).toMatch(/writes to the account/);
+		expect(content).toContain(pickedName);
+	}
 });
 
 test('four examples start with the polling trigger (three on business moments), one with the webhook trigger', () => {

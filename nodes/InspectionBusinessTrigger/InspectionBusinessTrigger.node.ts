@@ -2,11 +2,14 @@ import type {
 	IDataObject,
 	INodeExecutionData,
 	INodeType,
+	INodeProperties,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { POLLING_TRIGGER_DESCRIPTION } from '../shared/descriptions';
+import { eventsSubtitle } from '../shared/subtitle';
 import { contentHashOf, isPollEvent, type PollEvent, watchedResources } from './core/events';
 import { runPoll } from './core/poll';
 import { pickSample } from './core/sample';
@@ -34,6 +37,126 @@ function pollBudgetMs(context: IPollFunctions): number {
 		: MAX_BUDGET_MS;
 }
 
+/** Which changes the trigger reports; its option names are also the canvas subtitle. */
+const EVENTS_PROPERTY: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	required: true,
+	default: [],
+	description:
+		'Changes to report. Each item carries event, events (all selected events of that change), the full record, previous (what the trigger last saw of it) and changes (the watched fields that changed, each with before and after).',
+	options: [
+		{
+			name: 'Attachment Added',
+			value: 'attachment.added',
+			description: 'An additional report or document appeared on an inspection',
+		},
+		{ name: 'Contact Created', value: 'contact.created' },
+		{
+			name: 'Contact Tag Added',
+			value: 'contact.tag_added',
+			description: 'A contact got a tag (also a new contact created with tags)',
+		},
+		{
+			name: 'Contact Tag Removed',
+			value: 'contact.tag_removed',
+			description: 'A tag was taken off a contact',
+		},
+		{
+			name: 'Contact Took a New Role',
+			value: 'contact.new_role',
+			description:
+				'A contact got a role it never had, such as a client now a buyer agent (a new agent for your CRM); new_roles names it',
+		},
+		{
+			name: 'Contact Updated',
+			value: 'contact.updated',
+			description: 'Any change to a contact the trigger has seen before, tag changes included',
+		},
+		{
+			name: 'Inspection Agreements Signed',
+			value: 'inspection.agreements_signed',
+			description: 'Every agreement on the inspection is signed (not just one of several)',
+		},
+		{ name: 'Inspection Canceled', value: 'inspection.canceled' },
+		{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
+		{ name: 'Inspection Created', value: 'inspection.created' },
+		{ name: 'Inspection Deleted', value: 'inspection.deleted' },
+		{
+			name: 'Inspection Ended',
+			value: 'inspection.ended',
+			description:
+				'A set number of hours after the inspection ended (Hours After Inspection Ended), e.g. to ask for a review',
+		},
+		{
+			name: 'Inspection Event Created',
+			value: 'inspection_event.created',
+			description: 'A new appointment on an inspection, such as a drop-off or pick-up',
+		},
+		{
+			name: 'Inspection Event Updated',
+			value: 'inspection_event.updated',
+			description: 'An appointment on an inspection changed (time, name, inspectors)',
+		},
+		{
+			name: 'Inspection Fees Changed',
+			value: 'inspection.fees_changed',
+			description:
+				'Services or add-ons were added or removed, or the quote changed (see changes.services and changes["price.quote"])',
+		},
+		{
+			name: 'Inspection Inspector Assigned',
+			value: 'inspection.inspector_assigned',
+			description: 'One item per inspector put on the inspection; inspector names them',
+		},
+		{
+			name: 'Inspection Inspector Removed',
+			value: 'inspection.inspector_removed',
+			description: 'One item per inspector taken off the inspection; inspector names them',
+		},
+		{
+			name: 'Inspection Paid',
+			value: 'inspection.paid',
+			description: 'The inspection became fully paid (a partial payment is not paid)',
+		},
+		{
+			name: 'Inspection Paid and Signed',
+			value: 'inspection.paid_and_signed',
+			description:
+				'The moment the inspection is both fully paid and has every agreement signed, whichever came last',
+		},
+		{
+			name: 'Inspection Paid and Signed and Published',
+			value: 'inspection.paid_signed_published',
+			description:
+				'The moment the inspection is fully paid, every agreement is signed and the report is published, whichever came last',
+		},
+		{
+			name: 'Inspection Report Published',
+			value: 'inspection.published',
+			description: 'The reports status became published',
+		},
+		{
+			name: 'Inspection Rescheduled',
+			value: 'inspection.rescheduled',
+			description: 'The scheduled time changed',
+		},
+		{
+			name: 'Inspection Starting',
+			value: 'inspection.starting',
+			description:
+				'A set number of hours before the scheduled time (Hours Before Inspection), e.g. for a reminder',
+		},
+		{
+			name: 'Inspection Updated',
+			value: 'inspection.updated',
+			description:
+				'Any change to an inspection the trigger has seen before, confirmations and reschedules included',
+		},
+	],
+};
+
 export class InspectionBusinessTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Inspection Business Trigger',
@@ -44,134 +167,15 @@ export class InspectionBusinessTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
-		description:
-			'Starts the workflow when contacts, inspections, inspection events or attachments change, by polling the API',
+		subtitle: eventsSubtitle([EVENTS_PROPERTY]),
+		description: POLLING_TRIGGER_DESCRIPTION,
 		defaults: { name: 'Inspection Business Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inspectionBusinessApi', required: true }],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				default: [],
-				description:
-					'Changes to report. Each item carries event, events (all selected events of that change), the full record, previous (what the trigger last saw of it) and changes (the watched fields that changed, each with before and after).',
-				options: [
-					{
-						name: 'Attachment Added',
-						value: 'attachment.added',
-						description: 'An additional report or document appeared on an inspection',
-					},
-					{ name: 'Contact Created', value: 'contact.created' },
-					{
-						name: 'Contact Tag Added',
-						value: 'contact.tag_added',
-						description: 'A contact got a tag (also a new contact created with tags)',
-					},
-					{
-						name: 'Contact Tag Removed',
-						value: 'contact.tag_removed',
-						description: 'A tag was taken off a contact',
-					},
-					{
-						name: 'Contact Took a New Role',
-						value: 'contact.new_role',
-						description:
-							'A contact got a role it never had, such as a client now a buyer agent (a new agent for your CRM); new_roles names it',
-					},
-					{
-						name: 'Contact Updated',
-						value: 'contact.updated',
-						description:
-							'Any change to a contact the trigger has seen before, tag changes included',
-					},
-					{
-						name: 'Inspection Agreements Signed',
-						value: 'inspection.agreements_signed',
-						description: 'Every agreement on the inspection is signed (not just one of several)',
-					},
-					{ name: 'Inspection Canceled', value: 'inspection.canceled' },
-					{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
-					{ name: 'Inspection Created', value: 'inspection.created' },
-					{ name: 'Inspection Deleted', value: 'inspection.deleted' },
-					{
-						name: 'Inspection Ended',
-						value: 'inspection.ended',
-						description:
-							'A set number of hours after the inspection ended (Hours After Inspection Ended), e.g. to ask for a review',
-					},
-					{
-						name: 'Inspection Event Created',
-						value: 'inspection_event.created',
-						description: 'A new appointment on an inspection, such as a drop-off or pick-up',
-					},
-					{
-						name: 'Inspection Event Updated',
-						value: 'inspection_event.updated',
-						description: 'An appointment on an inspection changed (time, name, inspectors)',
-					},
-					{
-						name: 'Inspection Fees Changed',
-						value: 'inspection.fees_changed',
-						description:
-							'Services or add-ons were added or removed, or the quote changed (see changes.services and changes["price.quote"])',
-					},
-					{
-						name: 'Inspection Inspector Assigned',
-						value: 'inspection.inspector_assigned',
-						description: 'One item per inspector put on the inspection; inspector names them',
-					},
-					{
-						name: 'Inspection Inspector Removed',
-						value: 'inspection.inspector_removed',
-						description: 'One item per inspector taken off the inspection; inspector names them',
-					},
-					{
-						name: 'Inspection Paid',
-						value: 'inspection.paid',
-						description: 'The inspection became fully paid (a partial payment is not paid)',
-					},
-					{
-						name: 'Inspection Paid and Signed',
-						value: 'inspection.paid_and_signed',
-						description:
-							'The moment the inspection is both fully paid and has every agreement signed, whichever came last',
-					},
-					{
-						name: 'Inspection Paid and Signed and Published',
-						value: 'inspection.paid_signed_published',
-						description:
-							'The moment the inspection is fully paid, every agreement is signed and the report is published, whichever came last',
-					},
-					{
-						name: 'Inspection Report Published',
-						value: 'inspection.published',
-						description: 'The reports status became published',
-					},
-					{
-						name: 'Inspection Rescheduled',
-						value: 'inspection.rescheduled',
-						description: 'The scheduled time changed',
-					},
-					{
-						name: 'Inspection Starting',
-						value: 'inspection.starting',
-						description:
-							'A set number of hours before the scheduled time (Hours Before Inspection), e.g. for a reminder',
-					},
-					{
-						name: 'Inspection Updated',
-						value: 'inspection.updated',
-						description:
-							'Any change to an inspection the trigger has seen before, confirmations and reschedules included',
-					},
-				],
-			},
+			EVENTS_PROPERTY,
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -12,6 +12,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { isUuid } from '../shared/rules/formats';
+import { eventsSubtitle } from '../shared/subtitle';
 import { headerValue, secretProblem, secretsMatch, signatureMatches } from './auth';
 import { listOfEvent, readPayload, type WebhookPayload } from './payload';
 import { WEBHOOK_TRIGGER_PROPERTIES } from './properties';
@@ -110,7 +111,7 @@ export class InspectionBusinessWebhookTrigger implements INodeType {
 		// Version 2: the secret defaults to a credential of its own; version 1 keeps it in the node.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["events"].length ? $parameter["events"].join(", ") : "All events"}}',
+		subtitle: eventsSubtitle(WEBHOOK_TRIGGER_PROPERTIES, 'All events'),
 		description:
 			'Starts the workflow when the account sends a webhook: an inspection confirmed, rescheduled, canceled or published, or a contact changed',
 		defaults: { name: 'Inspection Business Webhook Trigger' },

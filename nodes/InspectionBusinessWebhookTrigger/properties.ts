@@ -41,7 +41,7 @@ const secretSource = (versions: number[], source: string): INodeProperties => ({
 export const WEBHOOK_TRIGGER_PROPERTIES: INodeProperties[] = [
 	{
 		displayName:
-			"Webhooks are registered by hand: copy the Production URL above into the account's business tools (Settings → Webhooks / API settings), together with the secret and where it is sent. Then publish (activate) this workflow.",
+			"This trigger assumes webhooks are registered by hand in the account's business tools. Open Webhook URLs at the top of this panel, copy the Production URL and register it there with the secret and where it is sent. Then publish (on n8n 1.x: activate) this workflow.",
 		name: 'registrationNotice',
 		type: 'notice',
 		default: '',
@@ -53,25 +53,8 @@ export const WEBHOOK_TRIGGER_PROPERTIES: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		default: [],
-		description:
-			'The events that start the workflow; none selected means every event. Other events are answered with 200 and ignored.',
-		options: WEBHOOK_EVENTS.map((value) => ({ name: EVENT_NAMES[value], value })),
-	},
-	{
-		// The account's real event names are not published: any name can be entered besides the assumed five.
-		displayName: 'Other Event Names',
-		name: 'otherEvents',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. inspection.paid, agreement.signed',
-		description:
-			"Event names your account sends beyond those under Events, comma-separated, exactly as they appear in a delivery's payload. They start the workflow too; with Events and this both empty, every event does.",
-	},
+	// n8n shows the credential selectors after the last field they depend on (Secret Source,
+	// Re-Fetch Record): those come first, so the credential is the first thing to fill in.
 	secretSource([1], 'parameter'),
 	secretSource([2], 'credential'),
 	{
@@ -84,6 +67,14 @@ export const WEBHOOK_TRIGGER_PROPERTIES: INodeProperties[] = [
 		description:
 			'A secret you choose and also enter in the business tools. A request without it is answered with 401 and starts nothing.',
 		displayOptions: { show: { secretSource: ['parameter'] } },
+	},
+	{
+		displayName: 'Re-Fetch Record',
+		name: 'refetchRecord',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to read the full inspection or contact through the API and add it as "record" (null when the account has no such record). Needs the API credential.',
 	},
 	{
 		displayName: 'Secret Location',
@@ -129,19 +120,30 @@ export const WEBHOOK_TRIGGER_PROPERTIES: INodeProperties[] = [
 		displayOptions: { show: { verifySignature: [true] } },
 	},
 	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		default: [],
+		description:
+			'The events that start the workflow; none selected means every event. Other events are answered with 200 and ignored.',
+		options: WEBHOOK_EVENTS.map((value) => ({ name: EVENT_NAMES[value], value })),
+	},
+	{
+		// The account's real event names are not published: any name can be entered besides the assumed five.
+		displayName: 'Other Event Names',
+		name: 'otherEvents',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. inspection.paid, agreement.signed',
+		description:
+			"Event names your account sends beyond those under Events, comma-separated, exactly as they appear in a delivery's payload. They start the workflow too; with Events and this both empty, every event does.",
+	},
+	{
 		displayName: 'Ignore Repeated Deliveries',
 		name: 'ignoreRepeats',
 		type: 'boolean',
 		default: true,
 		description:
 			'Whether a delivery whose ID already started the workflow (within the last 1,000 deliveries and 24 hours) is answered with 200 without starting it again. Only a published workflow remembers deliveries.',
-	},
-	{
-		displayName: 'Re-Fetch Record',
-		name: 'refetchRecord',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to read the full inspection or contact through the API and add it as "record" (null when the account has no such record). Needs the API credential.',
 	},
 ];

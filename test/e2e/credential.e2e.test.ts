@@ -153,3 +153,13 @@ describe('the key never follows a redirect to another port', () => {
 		3 * 60_000,
 	);
 });
+
+it("n8n's own address (a 2xx that is not the API's list): refused, saying what answered", async () => {
+	const answer = await credentialTest(readState().n8nUrl);
+	expect(answer).toEqual({
+		status: 'Error',
+		message: expect.stringMatching(
+			/^The Base URL answered, but not as the Inspection Business API/,
+		),
+	});
+});

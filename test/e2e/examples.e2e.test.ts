@@ -243,7 +243,19 @@ describe('Accounting export', () => {
 });
 
 describe('Report upload and notify', () => {
-	it('uploads a PDF rendered from binary as a report to the latest confirmed inspection, then lists the reports', async () => {
+	const PICKER = 'Inspection to add the report to';
+
+	it('as shipped, with its record picker empty, writes nothing', async () => {
+		await control.reset();
+		const emailsBefore = (await control.emails()).count;
+		await control.clearRequests();
+		await expect(run(EXAMPLES.report)).rejects.toThrow();
+		expect((await control.emails()).count).toBe(emailsBefore);
+		const sent = (await control.requests()).data;
+		expect(sent.filter((request) => request.method !== 'GET')).toEqual([]);
+	});
+
+	it('uploads a PDF rendered from binary as a report to the inspection the user picked, then lists the reports', async () => {
 		await control.reset();
 		const recent = await api.get<{ data: Inspection[] }>('/v1/inspections', {
 			limit: 100,
@@ -253,7 +265,26 @@ describe('Report upload and notify', () => {
 		expect(target).toBeDefined();
 		const emailsBefore = (await control.emails()).count;
 
-		const items = await run(EXAMPLES.report);
+		// As a user does: the inspection picked in the picker, the rest of the workflow as shipped.
+		const shipped = loadExamples().find((workflow) => workflow.id === EXAMPLES.report)!;
+		const picked = {
+			...shipped,
+			id: `${EXAMPLES.report}P`,
+			name: `${shipped.name} (picked)`,
+			nodes: shipped.nodes.map((node) =>
+				node.name === PICKER
+					? {
+							...node,
+							parameters: {
+								...(node.parameters as Json),
+								id: { __rl: true, mode: 'list', value: target!.id },
+							},
+						}
+					: node,
+			),
+		};
+		await n8n.importWorkflows([picked]);
+		const items = await run(picked.id);
 		const uploaded = items('Upload report')[0].json;
 		expect(uploaded).toMatchObject({
 			inspection_id: target!.id,

@@ -117,14 +117,50 @@ it('checks the absolute URL of an HTTP Request node, which axios uses instead of
 });
 
 it('the credential test names a rejected key and a wrong Base URL', () => {
-	const rules = credential.test.rules?.map((rule) => [
-		(rule.properties as { value: number }).value,
-		(rule.properties as { message: string }).message,
-	]);
-	expect(rules).toEqual([
+	const statusRules = credential.test.rules
+		?.filter((rule) => rule.type === 'responseCode')
+		.map((rule) => [rule.properties.value, rule.properties.message]);
+	expect(statusRules).toEqual([
 		[401, expect.stringMatching(/^The API key was not accepted \(HTTP 401\)\. /)],
 		[404, expect.stringMatching(/^The Base URL has no Inspection Business API/)],
 	]);
+});
+
+/** The message of the first body rule that refuses a 2xx body, as n8n's credential tester applies them. */
+function refusedBody(body: unknown): string | undefined {
+	for (const rule of credential.test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const { key, value, message } = rule.properties as {
+			key: string;
+			value: unknown;
+			message: string;
+		};
+		const found =
+			body !== null && typeof body === 'object'
+				? (body as Record<string, unknown>)[key]
+				: undefined;
+		if (found === value) return message;
+	}
+	return undefined;
+}
+
+it("the credential test passes the API's list of tags and refuses any other 2xx answer", async () => {
+	const answer = await fetch(`${sandbox.baseUrl}/v1/tags?limit=1`, {
+		headers: { Authorization: `Bearer ${SANDBOX_KEYS.acmeOwner}` },
+	});
+	expect(answer.status).toBe(200);
+	expect(refusedBody(await answer.json())).toBeUndefined();
+	for (const other of [
+		'<!DOCTYPE html><html><body>n8n</body></html>',
+		{},
+		{ data: [] },
+		{ total: 3 },
+		{ status: 'ok' },
+	]) {
+		expect(refusedBody(other)).toMatch(
+			/^The Base URL answered, but not as the Inspection Business API/,
+		);
+	}
 });
 
 it('the credential test costs exactly one request and is authenticated by the generic authenticate', async () => {

@@ -56,6 +56,34 @@ describe('error bodies of every shape and status hints, from a scripted server',
 		expect(error.description).toMatch(/server had a problem.*Tried 4 times/);
 	});
 
+	// What Express (n8n's own address) answers to a path it does not know.
+	const EXPRESS_404 =
+		'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET /v1/tags</pre>\n</body>\n</html>\n';
+
+	it.each([
+		['an HTML 404 (n8n itself as the Base URL)', 404, EXPRESS_404],
+		['an HTML 403 (a website or proxy)', 403, '  <html><body>Forbidden</body></html>'],
+		['an HTML comment first', 401, '<!-- proxy --><html><body>Login</body></html>'],
+	])('%s: says a web page answered, never shows it', async (_case, status, page) => {
+		api.answer({ status, text: page });
+		const error = await listTagsError();
+		expect(error.message).toBe(
+			`The Base URL answered with a web page, not the API (HTTP ${status})`,
+		);
+		expect(error.description).toMatch(/^Check the Base URL in the credential/);
+		expect(`${error.message} ${error.description}`).not.toMatch(/[<>]|Cannot GET|Forbidden/);
+		expect(error.httpCode).toBe(String(status));
+	});
+
+	it('an HTML 502 from a proxy: a web page, with the server hint', async () => {
+		api.answer(
+			...Array.from({ length: 4 }, () => ({ status: 502, text: '<html>Bad Gateway</html>' })),
+		);
+		const error = await listTagsError();
+		expect(error.message).toBe('The Base URL answered with a web page, not the API (HTTP 502)');
+		expect(error.description).toMatch(/server had a problem.*Tried 4 times/);
+	});
+
 	it('413 explains the size limits', async () => {
 		api.answer({
 			status: 413,

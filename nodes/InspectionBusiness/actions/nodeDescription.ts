@@ -1,6 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { ACTION_NODE_DESCRIPTION } from '../../shared/descriptions';
 import { withLocators } from '../helpers/locatorsByVersion';
 
 import * as agency from './agency';
@@ -55,8 +56,7 @@ export const nodeDescription: Omit<INodeTypeDescription, 'group'> = {
 	displayName: 'Inspection Business',
 	name: 'inspectionBusiness',
 	version: [1, 2],
-	description:
-		'Read and write contacts, inspections, agencies, tags, events and attachments of an inspection business',
+	description: ACTION_NODE_DESCRIPTION,
 	defaults: { name: 'Inspection Business' },
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],

@@ -67,6 +67,27 @@ function serverMessage(body: unknown): ServerMessage {
 	return {};
 }
 
+/**
+ * Whether an error body is a web page (a website, a proxy's error page or
+ * n8n's own editor answered instead of the API). Only the start is read.
+ */
+function isWebPage(body: unknown): boolean {
+	return (
+		typeof body === 'string' &&
+		/^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|!--)/i.test(body.trimStart().slice(0, 20))
+	);
+}
+
+/** The headline for a web page: what answered, never the page itself. */
+function webPageMessage(endpoint: EndpointKey | undefined): string {
+	return endpoint === undefined
+		? 'The file host answered with a web page, not the file'
+		: 'The Base URL answered with a web page, not the API';
+}
+
+const WEB_PAGE_HINT =
+	'Check the Base URL in the credential: it must be the API address of your account (without /v1), not a website or the address of n8n itself. The credential test tells the two apart.';
+
 const RESOURCE_OF_PATH_PARAM: Record<string, string> = {
 	contact_id: 'contact',
 	inspection_id: 'inspection',
@@ -126,9 +147,18 @@ interface StatusErrorInput {
 }
 
 export function statusError(node: INode, input: StatusErrorInput): NodeApiError {
-	const found = serverMessage(input.body);
-	const serverText = found.message ?? text(input.statusText) ?? 'Request failed';
-	const description = [hint(input.status, found, input.endpoint, input.pathParams), input.note]
+	const webPage = isWebPage(input.body);
+	const found = webPage ? {} : serverMessage(input.body);
+	const serverText = webPage
+		? webPageMessage(input.endpoint)
+		: (found.message ?? text(input.statusText) ?? 'Request failed');
+	// A 5xx page usually comes from a proxy in front of the API: the server hint fits it.
+	const pageHint =
+		webPage && input.endpoint !== undefined && input.status < 500 ? WEB_PAGE_HINT : undefined;
+	const description = [
+		pageHint ?? hint(input.status, found, input.endpoint, input.pathParams),
+		input.note,
+	]
 		.filter(Boolean)
 		.join(' ');
 	const safeBody = redactDeep(input.body, input.apiKey);
