@@ -16,6 +16,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
+import { EXAMPLE_VIEWPORT, exampleCanvases, IMAGES } from '../../scripts/screenshots';
 import type { N8nRestClient } from '../../scripts/n8n-rest';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import { PACKAGE_DIR } from '../../scripts/package-tarball';
@@ -31,11 +32,10 @@ const MINUTE = 60_000;
 const state = readState();
 const screenshots = path.join(state.artifactsDir, 'newcomer');
 const control = new SandboxControl(state.sandboxUrl);
-const IMAGES = path.join(PACKAGE_DIR, 'docs', 'images');
 /** The demo's sandbox address, which the README's commands use. */
 const DEMO_SANDBOX = 'http://127.0.0.1:4010';
-/** The name n8n gives a new Inspection Business API credential. */
-const CREDENTIAL_NAME = 'Inspection Business account';
+/** The name n8n gave the credential step 3 creates (read from its dialog). */
+let credentialName = '';
 const WEBHOOK_SECRET = 'start-here-secret-4d1f';
 
 interface StartStep {
@@ -126,6 +126,14 @@ async function runReadmeCommand(command: string, fill: Record<string, string> = 
 
 /** Keeps a screenshot as one of the README's pictures, when asked (UPDATE_DOCS_IMAGES=1). */
 async function picture(name: string): Promise<void> {
+	// Without n8n's passing notices ("Credential saved"), which would cover the picture.
+	for (const close of await editor.page.locator('.el-notification__closeBtn:visible').all())
+		await close.click().catch(() => undefined);
+	await editor.page
+		.locator('.el-notification:visible')
+		.first()
+		.waitFor({ state: 'hidden' })
+		.catch(() => undefined);
 	const file = await editor.screenshot(name);
 	if (process.env.UPDATE_DOCS_IMAGES === '1') copyFileSync(file, path.join(IMAGES, `${name}.png`));
 }
@@ -343,6 +351,12 @@ it(
 			'Connection tested successfully',
 			'tested',
 		);
+		credentialName = (
+			await modal
+				.locator('[data-test-id=credential-name] [data-test-id=inline-edit-preview]')
+				.innerText()
+		).trim();
+		expect(credentialName).toMatch(/^Inspection Business account/);
 		await picture(readmePicture(3));
 		await page.keyboard.press('Escape');
 		await modal.waitFor({ state: 'hidden' });
@@ -356,7 +370,7 @@ it(
 		if (await page.locator('[data-test-id=ndv]').isVisible()) await editor.closeNdv();
 		await page.click('[data-test-id=node-creator-plus-button]');
 		await pickFromCreator(watch, 'Inspection Business', 'Inspection Business', 'Get many contacts');
-		await editor.pickCredential(CREDENTIAL_NAME);
+		await editor.pickCredential(credentialName);
 		await watch.look('get-many-contacts');
 		await page.locator('[data-test-id=ndv] [data-test-id=node-execute-button]').click();
 		const count = page.locator('[data-test-id=ndv] [data-test-id=ndv-items-count]');
@@ -386,7 +400,7 @@ it(
 			'Inspection Business',
 			'On contact created',
 		);
-		await editor.pickCredential(CREDENTIAL_NAME);
+		await editor.pickCredential(credentialName);
 		await watch.look('trigger-panel');
 		await editor.closeNdv();
 		pollWorkflowId = await publish(watch);
@@ -478,4 +492,22 @@ it(
 		expect(watch.unseen()).toEqual([]);
 	},
 	6 * MINUTE,
+);
+
+// `npm run screenshots` also refreshes the pictures of the example workflows, which the README's
+// Usage shows (the global setup imported the examples).
+(process.env.UPDATE_DOCS_IMAGES === '1' ? it : it.skip)(
+	"the examples' canvases, for the README's Usage",
+	async () => {
+		const { page } = editor;
+		const size = page.viewportSize();
+		await page.setViewportSize(EXAMPLE_VIEWPORT);
+		try {
+			const files = await exampleCanvases(page, state.n8nUrl, IMAGES);
+			expect(files.length).toBeGreaterThanOrEqual(3);
+		} finally {
+			if (size) await page.setViewportSize(size);
+		}
+	},
+	5 * MINUTE,
 );
