@@ -58,7 +58,7 @@ function startHereSteps(readme: string): StartStep[] {
 		const commands = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
 			match[1].replace(/\\\n\s*/g, '').trim(),
 		);
-		const prose = text.replace(/```[\s\S]*?```/g, '').replace(/\(on n8n 1\.x[^)]*\)/g, '');
+		const prose = text.replace(/```[\s\S]*?```/g, '').replace(/\(on n8n\s+1\.x[^)]*\)/g, '');
 		const labels = [...prose.matchAll(/\*\*([^*]+)\*\*/g)].map((match) =>
 			match[1].replace(/\s+/g, ' ').trim(),
 		);
