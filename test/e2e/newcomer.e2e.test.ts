@@ -22,7 +22,6 @@ import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import { PACKAGE_DIR } from '../../scripts/package-tarball';
 import { cleanEnv, run, waitFor } from '../../scripts/processes';
 import { Editor } from './support/editor';
-import { ExecutionWatcher } from './support/executions';
 import { ownerSession } from './support/n8n';
 import { readState } from './support/state';
 
@@ -224,14 +223,13 @@ async function publish(watch: StepWatch): Promise<string> {
 /** Opens the workflow's Executions tab, waits for a finished run, and opens its trigger node. */
 async function openFirstExecution(watch: StepWatch, workflowId: string, timeoutMs: number) {
 	const { page } = editor;
-	const watcher = await ExecutionWatcher.start(rest, workflowId, '');
 	await page.click('[data-test-id=radio-button-executions]');
 	await page.locator('[data-test-id=executions-sidebar]').waitFor();
 	await watch.look('executions-tab');
 	// The tab refreshes itself ("Auto refresh"); the REST check only bounds the wait.
 	await waitFor(
 		`an execution of workflow ${workflowId}`,
-		async () => ((await watcher.count()) > 0 ? true : undefined),
+		async () => ((await rest.executions(workflowId)).length > 0 ? true : undefined),
 		{ timeoutMs, intervalMs: 2000 },
 	);
 	const card = page.locator('[data-test-id^=execution-details-]').first();
@@ -248,11 +246,7 @@ async function openFirstExecution(watch: StepWatch, workflowId: string, timeoutM
 		.locator('[data-test-id=execution-preview-host] [data-test-id=canvas-node]')
 		.first()
 		.dblclick();
-	await page
-		.locator('[data-test-id=ndv] [data-test-id=ndv-items-count], [data-test-id=ndv] .run-data')
-		.first()
-		.waitFor()
-		.catch(() => undefined);
+	await page.locator('[data-test-id=ndv] [data-test-id=output-panel]').waitFor();
 }
 
 beforeAll(async () => {
