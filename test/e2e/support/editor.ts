@@ -209,6 +209,39 @@ export class Editor {
 		return (await section.locator('.webhook-url').innerText()).trim();
 	}
 
+	/**
+	 * What the screen shows, as one line: the visible text, and the value of each visible
+	 * input (a select shows its choice in one, such as a trigger's "Every Minute").
+	 */
+	async screenText(): Promise<string> {
+		const text = await this.page.locator('body').innerText();
+		const values = await this.page
+			.locator('input:visible, textarea:visible')
+			.evaluateAll((elements) =>
+				elements.map((element) => (element as unknown as { value: string }).value),
+			);
+		return [text, ...values].join('\n').replace(/\s+/g, ' ');
+	}
+
+	/** Picks the credential named `name` in the open NDV's credential select. */
+	async pickCredential(name: string): Promise<void> {
+		const select = this.page.locator('[data-test-id=ndv] [data-test-id=node-credentials-select]');
+		const input = select.locator('input').first();
+		if ((await input.inputValue()) === name) return;
+		await select.click();
+		await this.page
+			.locator('[data-test-id^=node-credentials-select-item-]:visible', {
+				has: this.page.getByText(name, { exact: true }),
+			})
+			.first()
+			.click();
+		await waitFor(
+			`credential "${name}" picked`,
+			async () => (await input.inputValue()) === name || undefined,
+			{ timeoutMs: UI_TIMEOUT_MS },
+		);
+	}
+
 	/** The NDV's whole text (notices, hints, URLs). */
 	async ndvText(): Promise<string> {
 		return await this.page.locator('[data-test-id=ndv]').innerText();
