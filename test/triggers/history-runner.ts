@@ -113,6 +113,8 @@ const sameTags = (a: unknown, b: unknown) =>
 
 class Checker {
 	readonly emitted = new Map<string, number>();
+	/** Moments that come as items of their own, each once (see record). */
+	readonly ownMoments = new Set<string>();
 	readonly exempt = new Set<string>();
 	polls = 0;
 	cutShort = 0;
@@ -148,6 +150,20 @@ class Checker {
 			)
 				throw new Error('previous is not an earlier version');
 			const id = versionKey(resource, key, revision);
+			// A moment with an item of its own (one per inspector, or a time-based moment) is counted
+			// apart: once per version and inspector, or once per record and moment time, ever.
+			const inspector = (item.inspector as IDataObject | undefined)?.id;
+			const own =
+				inspector !== undefined
+					? `${id}|${item.event}|${String(inspector)}`
+					: typeof item.moment_at === 'string'
+						? `${resource}|${key}|${item.event}|${item.moment_at}`
+						: null;
+			if (own !== null) {
+				if (this.ownMoments.has(own)) throw new Error(`moment emitted twice: ${own}`);
+				this.ownMoments.add(own);
+				continue;
+			}
 			const count = (this.emitted.get(id) ?? 0) + 1;
 			if (count > 1) throw new Error(`emitted twice: ${id} (${item.event})`);
 			this.emitted.set(id, count);
