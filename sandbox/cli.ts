@@ -35,7 +35,8 @@ interface Flags {
 
 /** One command against a running sandbox; prints what happened. */
 async function command(name: string, args: string[], flags: Flags): Promise<void> {
-	const baseUrl = (flags.url ?? 'http://127.0.0.1:4010').replace(/\/+$/, '');
+	let baseUrl = flags.url ?? 'http://127.0.0.1:4010';
+	while (baseUrl.endsWith('/')) baseUrl = baseUrl.slice(0, -1); // a loop: no pattern to backtrack
 	const control = new SandboxControl(baseUrl);
 	if (name === 'webhook') {
 		const url = args[0];

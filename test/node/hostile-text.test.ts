@@ -61,6 +61,15 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/\\.([^.]+)$/': { attack: megabyte('', '.' + 'a'.repeat(1000) + '\u0000') },
 	},
 	'nodes/InspectionBusiness/helpers/locatorsByVersion.ts': { '/ ID$/': { safe: STATIC } },
+	'nodes/InspectionBusinessTrigger/core/watch.ts': {
+		'/[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]/g': {
+			attack: megabyte('', '\uD800'),
+		},
+		'/%u([0-9A-F]{4})/g': { attack: megabyte('', '%u12') },
+	},
+	'nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node.ts': {
+		'/[\\s,]+/': { attack: megabyte('a', ' ,') },
+	},
 	'nodes/InspectionBusinessTrigger/core/fingerprints.ts': {
 		'/-/g': { safe: 'runs on record ids the API checked as UUIDs' },
 	},
@@ -119,6 +128,9 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 	'nodes/shared/transport/errors.ts': {
 		'/(Bearer\\s+)[^\\s"\',;]+/gi': { attack: megabyte('', 'Bearer' + ' '.repeat(1000) + '"') },
 		'/cursor/i': { safe: 'a literal word' },
+		'/^<(?:!doctype\\s+html|html[\\s>]|head[\\s>]|body[\\s>]|!--)/i': {
+			attack: '<!doctype' + megabyte('', ' ') + 'x',
+		},
 	},
 	'nodes/shared/transport/exchange.ts': {
 		'/^E[A-Z_]+$|^UND_ERR/': { attack: megabyte('E', 'A') + '1' },
@@ -166,6 +178,20 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/^settings$/': { safe: SANDBOX_ROUTE },
 		'/^emails$/': { safe: SANDBOX_ROUTE },
 	},
+	'sandbox/control-moments.ts': Object.fromEntries(
+		[
+			'payment',
+			'price',
+			'agreements',
+			'sign',
+			'inspectors',
+			'inspectors\\/([^/]+)',
+			'services',
+			'services\\/([^/]+)',
+			'contacts',
+		].map((tail) => [`/^inspections\\/([^/]+)\\/${tail}$/`, { safe: SANDBOX_ROUTE }]),
+	),
+	'sandbox/raw-records.ts': { '/^raw-records$/': { safe: SANDBOX_ROUTE } },
 	'sandbox/files.ts': { '/"/g': { safe: 'one character' } },
 	'sandbox/inspections.ts': { '/^-/': { safe: SHORT } },
 	'sandbox/router.ts': {
