@@ -261,8 +261,10 @@ it('version 2: counts every list in one request each, and picks records by link,
 	expect(Object.keys(byEmail)).toHaveLength(10);
 	expect(one('Contact by link')).toMatchObject({ id: created.id });
 	const inspection = json('Inspections')[0];
-	// Simplified (portal_url is no longer a key field): the link found the inspection it names.
-	expect(one('Inspection by portal link')).toMatchObject({ id: inspection.id });
+	expect(one('Inspection by portal link')).toMatchObject({
+		id: inspection.id,
+		portal_url: inspection.portal_url,
+	});
 	expect(one('Event by ID')).toEqual(json('Events')[0]);
 	expect(one('Report by ID')).toMatchObject({ id: one('Upload report').id, kind: 'report' });
 	expect(one('Stats of created contact')).toMatchObject({ contact_id: created.id });

@@ -12,6 +12,7 @@ import {
 } from '../../nodes/InspectionBusiness/helpers/simplifiedRecords';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, errorText, requests, run } from './support';
+import { allAgreementsSigned, isPaid } from '../../nodes/InspectionBusinessTrigger/core/moments';
 
 const sandbox = withSandbox();
 
@@ -130,7 +131,7 @@ describe('Get', () => {
 });
 
 describe('Simplify, version 2', () => {
-	test('an inspection: 10 key fields for CRM and accounting sync', async () => {
+	test('an inspection: the 10 key fields version 2 shipped with, plus paid, agreements signed, inspectors and custom fields', async () => {
 		// The seed has inspections with custom fields, several inspectors and signed agreements.
 		const { items } = await run(sandbox, {
 			resource: 'inspection',
@@ -139,7 +140,7 @@ describe('Simplify, version 2', () => {
 			simplify: false,
 		});
 		const simple = await run(sandbox, { resource: 'inspection', operation: 'getAll', limit: 20 });
-		expect(INSPECTION_KEY_FIELDS.length).toBeLessThanOrEqual(10);
+		expect(INSPECTION_KEY_FIELDS.length).toBe(14);
 		simple.items.forEach(({ json }, index) => {
 			const full = items[index].json as IDataObject & {
 				address: IDataObject;
@@ -166,15 +167,14 @@ describe('Simplify, version 2', () => {
 				address: full.address.full,
 				client: { name: names((r) => r === 'Customer'), email: clientEmails || null },
 				agents: names((r) => r === 'Buyer Agent' || r === 'Listing Agent'),
+				// Version 2's first ten, unchanged: workflows read them.
+				amount: full.price.quote,
+				amount_due: full.price.amount_due,
+				payment_status: full.price.payment_status,
+				portal_url: full.portal_url,
+				paid: isPaid(full),
+				agreements_signed: allAgreementsSigned(full),
 				inspectors: full.inspectors.map((i) => i.name).join(', ') || null,
-				price: {
-					quote: full.price.quote,
-					amount_paid: full.price.amount_paid,
-					amount_due: full.price.amount_due,
-					paid: full.price.paid,
-					payment_status: full.price.payment_status,
-				},
-				agreements_signed: full.agreements.present === true && full.agreements.all_signed === true,
 				custom_fields: Object.fromEntries(full.custom_fields.map((f) => [f.name, f.value])),
 			});
 		});

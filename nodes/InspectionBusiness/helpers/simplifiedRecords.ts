@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CONTACT_ROLE_GROUPS } from '../../shared/endpoints';
+import { allAgreementsSigned, isPaid } from '../../InspectionBusinessTrigger/core/moments';
 
 const CLIENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.client;
 const AGENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.agent;
@@ -93,9 +94,12 @@ export function simplifyInspection(inspection: IDataObject): IDataObject {
 }
 
 /**
- * Version 2's Simplify, at most 10 fields each, chosen for CRM and accounting
- * sync and for the moments the trigger reports (paid, signed, inspectors);
- * the Fields option adds any other field of the full record.
+ * Version 2's Simplify, chosen for CRM and accounting sync; the Fields option
+ * adds any other field of the full record. Contacts keep n8n's 10-field limit.
+ * Inspections have 14: the 10 that version 2 shipped with stay as they were
+ * (a workflow reading `amount` or `portal_url` must not get undefined after an
+ * update), and four show what the trigger's moments are about (paid,
+ * agreements signed, inspectors, custom fields).
  */
 export const INSPECTION_KEY_FIELDS = [
 	'id',
@@ -104,9 +108,13 @@ export const INSPECTION_KEY_FIELDS = [
 	'address',
 	'client',
 	'agents',
-	'inspectors',
-	'price',
+	'amount',
+	'amount_due',
+	'payment_status',
+	'portal_url',
+	'paid',
 	'agreements_signed',
+	'inspectors',
 	'custom_fields',
 ] as const;
 
@@ -191,12 +199,11 @@ function customFieldsObject(value: unknown): IDataObject {
 /**
  * An inspection's key fields: the one-line address, the client as name and
  * email (several clients: comma-separated), the agents' and inspectors'
- * names, the price (quote, amount paid and due, paid, payment status),
+ * names, the price's quote, amount due, payment status and whether it is paid,
  * whether every agreement is signed, and the custom fields as name to value.
  */
 export function inspectionKeyFields(inspection: IDataObject): IDataObject {
 	const price = objectOf(inspection.price);
-	const agreements = objectOf(inspection.agreements);
 	const contacts = listOf(inspection.contacts);
 	const clients = contacts.filter((c) => CLIENT_ROLES.includes(String(c.role)));
 	const agents = contacts.filter((c) => AGENT_ROLES.includes(String(c.role)));
@@ -210,15 +217,14 @@ export function inspectionKeyFields(inspection: IDataObject): IDataObject {
 			email: joined(clients.map((c) => c.email)),
 		},
 		agents: joined(agents.map(fullName)),
+		amount: price.quote ?? null,
+		amount_due: price.amount_due ?? null,
+		payment_status: price.payment_status ?? null,
+		portal_url: inspection.portal_url ?? null,
+		// The trigger's rules, so Simplify and the Inspection Paid / Agreements Signed moments agree.
+		paid: isPaid(inspection),
+		agreements_signed: allAgreementsSigned(inspection),
 		inspectors: joined(listOf(inspection.inspectors).map((i) => i.name)),
-		price: {
-			quote: price.quote ?? null,
-			amount_paid: price.amount_paid ?? null,
-			amount_due: price.amount_due ?? null,
-			paid: price.paid ?? false,
-			payment_status: price.payment_status ?? null,
-		},
-		agreements_signed: agreements.present === true && agreements.all_signed === true,
 		custom_fields: customFieldsObject(inspection.custom_fields),
 	};
 	return simplified as IDataObject;

@@ -1,7 +1,7 @@
 /**
  * The Simplify option: its two fields (Simplify, and Fields to add to the
  * simplified record) and, per item, the output shape it picks. Version 2
- * returns at most 10 key fields (plus the ones picked in Fields); version 1
+ * returns its key fields (plus the ones picked in Fields); version 1
  * keeps its own Simplify where it had one, so its workflows' output does not
  * change. What a simplified record holds is in `simplifiedRecords.ts`.
  */
