@@ -131,17 +131,17 @@ beforeAll(async () => {
 	await n8n.control.settings({ latency_ms: 1000 });
 	await n8n.start(SHORT_POLLS);
 	// The test poll n8n runs at publication (it may take the whole baseline: n8n gives it minutes)
-	// has ended: it read the inspections, and the trigger has sent nothing for 4 s since (a page
+	// has ended: it read the inspections, and the trigger has sent nothing for 2.5 s since (a page
 	// takes a second; the first scheduled poll that runs comes 10 s or more after it).
 	await waitFor(
 		'the test poll at publication to end',
 		async () => {
 			const requests = await n8n.triggerRequests();
 			const last = requests.at(-1);
-			const quiet = last !== undefined && Date.now() - Date.parse(last.time) > 4_000;
+			const quiet = last !== undefined && Date.now() - Date.parse(last.time) > 2_500;
 			return (quiet && requests.some((entry) => entry.path === '/v1/inspections')) || undefined;
 		},
-		{ timeoutMs: 2 * MINUTE, intervalMs: 250 },
+		{ timeoutMs: 2 * MINUTE, intervalMs: 100 },
 	);
 	noStateAtGap = (await n8n.committedState(WORKFLOW)) === null;
 	betweenPublishingAndFirstPoll.set(
