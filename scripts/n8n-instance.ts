@@ -3,7 +3,7 @@
  * the n8n CLI commands the e2e tests and the demo run against it: import,
  * publish, execute, start.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { majorOf, type N8nRuntime } from './n8n-runtime';
 import { N8nServer } from './n8n-server';
@@ -202,8 +202,10 @@ export class N8nUserFolder {
 	}
 
 	async importWorkflows(workflows: N8nWorkflow[]): Promise<void> {
-		const dir = path.join(this.folder, 'import', 'workflows');
-		mkdirSync(dir, { recursive: true });
+		// A folder of this call's own: n8n imports every file of the folder, and importing a
+		// workflow unpublishes it, so files left by an earlier call would stop running triggers.
+		mkdirSync(path.join(this.folder, 'import'), { recursive: true });
+		const dir = mkdtempSync(path.join(this.folder, 'import', 'workflows-'));
 		for (const workflow of workflows)
 			writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow, null, 2));
 		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
