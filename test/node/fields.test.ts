@@ -226,10 +226,10 @@ describe('polish (issue 10)', () => {
 			/\((\{.*\})\)/.exec(String(description.subtitle))?.[1] ?? '{}',
 		) as Record<string, string>;
 		expect(subtitles).toMatchObject({
-			'contact:getAll': 'Get Many Contacts',
-			'contact:getByEmail': 'Get a Contact by Email',
-			'inspection:count': 'Count Inspections',
-			'attachment:upload': 'Upload an Attachment',
+			'contact:getAll': 'Contact: Get Many',
+			'contact:getByEmail': 'Contact: Get by Email',
+			'inspection:count': 'Inspection: Count',
+			'attachment:upload': 'Attachment: Upload',
 		});
 		expect(Object.keys(subtitles)).toHaveLength(allOperations().length);
 	});

@@ -21,26 +21,24 @@ export const ICON = {
 	dark: 'file:../../icons/inspection-business.dark.svg',
 } as const;
 
-const SMALL_WORDS = new Set(['a', 'an', 'the', 'of', 'for', 'by', 'to', 'or']);
-const titleCase = (text: string) =>
-	text
-		.split(' ')
-		.map((word, index) =>
-			index > 0 && SMALL_WORDS.has(word) ? word : word.charAt(0).toUpperCase() + word.slice(1),
-		)
-		.join(' ');
-
 /**
- * The canvas subtitle in words ("Get Many Contacts"): each operation's action,
- * title-cased, looked up by resource and operation.
+ * The canvas subtitle in words, as resource and operation ("Contact: Get
+ * Many"): the node's name is the operation's action ("Get many contacts"), so
+ * the subtitle says it another way rather than repeat it in other casing, and
+ * still tells what a renamed node does.
  */
 export function subtitleExpression(properties: INodeProperties[]): string {
+	const resourceNames: Record<string, string> = {};
+	const resourceProperty = properties.find((property) => property.name === 'resource');
+	for (const option of (resourceProperty?.options ?? []) as INodePropertyOptions[])
+		resourceNames[String(option.value)] = option.name;
 	const subtitles: Record<string, string> = {};
 	for (const property of properties) {
 		if (property.name !== 'operation') continue;
 		const resource = (property.displayOptions?.show?.resource as string[])[0];
 		for (const option of property.options as INodePropertyOptions[]) {
-			subtitles[`${resource}:${String(option.value)}`] = titleCase(String(option.action));
+			subtitles[`${resource}:${String(option.value)}`] =
+				`${resourceNames[resource] ?? resource}: ${option.name}`;
 		}
 	}
 	return `={{ (${JSON.stringify(subtitles)})[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
