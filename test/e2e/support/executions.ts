@@ -48,8 +48,11 @@ export class ExecutionWatcher {
 		return items;
 	}
 
-	/** How many executions exist now (started ones included). */
+	/**
+	 * How many executions exist now (started ones included), by id: n8n's list can show a
+	 * running execution twice (stored and in progress), which counted it twice.
+	 */
 	async count(): Promise<number> {
-		return (await this.rest.executions(this.workflowId)).length;
+		return new Set((await this.rest.executions(this.workflowId)).map((e) => e.id)).size;
 	}
 }
