@@ -9,6 +9,7 @@ import { SIGNED_LINK_FIELDS } from '../../shared/endpoints';
 import { carryReported, newRoles } from './moments';
 import { inspectionMoments } from './moment-events';
 import { RESOURCES, type Resource } from './resources';
+import { hashText } from './unreadable';
 import { changesBetween, watchedValues, type WatchedValues } from './watch';
 
 export { KEEPS_EVERY_RECORD, RESOURCES, type Resource } from './resources';
@@ -145,13 +146,7 @@ export function contentHashOf(record: IDataObject): string {
 	const content = Object.fromEntries(
 		Object.entries(record).filter(([field]) => !SIGNED_LINKS.has(field)),
 	);
-	const text = canonicalJson(content);
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) {
-		hash ^= text.charCodeAt(i);
-		hash = Math.imul(hash, 0x01000193);
-	}
-	return (hash >>> 0).toString(36);
+	return hashText(canonicalJson(content));
 }
 
 /** Whether a listed record is the version the fingerprint describes (seen before). */

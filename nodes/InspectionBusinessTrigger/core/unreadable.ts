@@ -87,8 +87,9 @@ export function readProblem(resource: Resource, record: unknown): string | null 
 }
 
 /**
- * A short hash (32-bit FNV-1a, base 36) of text: how an unreadable record is
- * recognised when it is listed again.
+ * A short hash (32-bit FNV-1a, base 36) of text: what a record version's
+ * content hash is made of (events.ts contentHashOf), and how an unreadable
+ * record is recognised when it is listed again.
  */
 export function hashText(text: string): string {
 	let hash = 0x811c9dc5;
