@@ -14,8 +14,7 @@ import {
 	lengthInQuarters,
 } from '../../nodes/InspectionBusinessTrigger/core/moments';
 import { pickSample } from '../../nodes/InspectionBusinessTrigger/core/sample';
-import { unpackId } from '../../nodes/InspectionBusinessTrigger/core/time-moments';
-import { packKey } from '../../nodes/InspectionBusinessTrigger/core/fingerprints';
+import { packKey, unpackId } from '../../nodes/InspectionBusinessTrigger/core/fingerprints';
 import { HOUR, MomentsApi, pay, poller, sign } from './moments-api';
 
 const eventsOf = (items: IDataObject[]) => items.map((item) => item.events);
@@ -74,6 +73,8 @@ describe('the rules, record by record', () => {
 		const id = '5f0c7e10-1234-4abc-8def-00000000d0c5';
 		expect(unpackId(packKey(id))).toBe(id);
 		expect(unpackId(packKey('legacy id/1'.split('/')[0]))).toBe('legacy id');
+		// A lone surrogate is packed as %uD83D, which decodeURIComponent alone cannot read.
+		expect(unpackId(packKey('cut \ud83d'))).toBe('cut \ud83d');
 	});
 });
 
@@ -372,6 +373,24 @@ describe('time-based moments with a fake clock', () => {
 			{ event: 'inspection.created', record: { id: late.id } },
 			{ event: 'inspection.starting', record: { id: late.id } },
 		]);
+		expect(await poll()).toEqual([]);
+	});
+
+	it('a due moment of an inspection whose id is not a UUID is reported once as unreadable, with no lookup', async () => {
+		const api = new MomentsApi();
+		const odd = api.createInspection({ id: 'legacy \ud83d' });
+		const end = Date.parse(String(odd.ends_at));
+		const poll = poller(api, ['inspection.ended'], { endedHours: 1 });
+		await poll();
+		api.now = end + 2 * HOUR;
+		expect(await poll()).toMatchObject([
+			{
+				event: 'inspection.unreadable',
+				record: { id: 'legacy \ud83d' },
+				problem: expect.stringContaining('not a UUID'),
+			},
+		]);
+		expect(lookups(api)).toHaveLength(0);
 		expect(await poll()).toEqual([]);
 	});
 });

@@ -8,7 +8,14 @@
  */
 import { isUuid } from '../../shared/rules/formats';
 import type { Fingerprint, Resource } from './events';
-import { type Dictionary, escapeText, packValues, refsIn, unpackValues } from './watch';
+import {
+	type Dictionary,
+	escapeText,
+	packValues,
+	refsIn,
+	unescapeText,
+	unpackValues,
+} from './watch';
 
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
 function packId(id: string): string {
@@ -17,12 +24,19 @@ function packId(id: string): string {
 		: `~${escapeText(id)}`;
 }
 
-/** Keys are only ever compared, never unpacked. Attachment keys are `inspection/id`. */
+/** Attachment keys are `inspection/id`; only an inspection's key is ever unpacked (unpackId). */
 export function packKey(key: string): string {
 	const slash = key.indexOf('/');
 	return slash === -1
 		? packId(key)
 		: `${packId(key.slice(0, slash))}/${packId(key.slice(slash + 1))}`;
+}
+
+/** The id a packed (non-attachment) key stands for: the inverse of packId. */
+export function unpackId(packed: string): string {
+	if (packed.startsWith('~')) return unescapeText(packed.slice(1));
+	const hex = Buffer.from(packed, 'base64url').toString('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** A packed fingerprint's updated_at, read without unpacking the rest. */

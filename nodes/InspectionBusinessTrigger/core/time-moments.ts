@@ -21,11 +21,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../shared/endpoints';
+import { isUuid } from '../../shared/rules/formats';
 import type { Budget } from './budget';
 import type { Fingerprint } from './events';
+import { unpackId } from './fingerprints';
 import { isCanceledOrDeleted, lengthInQuarters, packFacts, unpackFacts } from './moments';
 import type { ResourceState } from './state';
 import type { ListSource, PollItem, PollOptions } from './types';
+import { UNREADABLE_EVENTS } from './unreadable';
 
 const HOUR = 3_600_000;
 const QUARTER_HOUR = 15 * 60_000;
@@ -47,13 +50,6 @@ interface Due {
 	key: string;
 	fp: Fingerprint;
 	moments: Array<{ event: TimeMoment; at: number }>;
-}
-
-/** The record id a packed key stands for (the inverse of fingerprints.ts packKey for inspections). */
-export function unpackId(packed: string): string {
-	if (packed.startsWith('~')) return decodeURIComponent(packed.slice(1));
-	const hex = Buffer.from(packed, 'base64url').toString('hex');
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The time-based moments of one fingerprint that are due now. */
@@ -111,6 +107,23 @@ function sameSchedule(record: IDataObject, fp: Fingerprint): boolean {
 }
 
 /**
+ * A due moment of an inspection whose id is not a UUID, which `ids=` cannot look up:
+ * reported once, visibly, as unreadable, and noted as handled.
+ */
+function unlookedUp(state: ResourceState, entry: Due): PollItem {
+	markReported(state, entry);
+	const event = UNREADABLE_EVENTS.inspections;
+	return {
+		event,
+		events: [event],
+		record: { id: unpackId(entry.key) },
+		previous: null,
+		changes: null,
+		problem: `its ${entry.moments.map((m) => m.event).join(' and ')} moment is due, but its id is not a UUID, so it cannot be read by id`,
+	};
+}
+
+/**
  * Reports the due time-based moments into `items`. The first poll that
  * watches them only notes the time: nothing before it is reported. A moment
  * whose lookup the budget does not allow stays due for the next poll.
@@ -138,7 +151,10 @@ export async function reportTimeMoments(
 	for (const [key] of state.fingerprints.times()) {
 		const fp = state.fingerprints.get(key);
 		const moments = fp ? dueMoments(fp, from, options) : [];
-		if (fp && moments.length > 0) due.push({ key, fp, moments });
+		if (fp === undefined || moments.length === 0) continue;
+		// `ids=` takes UUIDs only: one odd id in a lookup would fail every poll from then on.
+		if (isUuid(unpackId(key))) due.push({ key, fp, moments });
+		else items.push(unlookedUp(state, { key, fp, moments }));
 	}
 	for (let i = 0; i < due.length; i += LIMITS.idsMax) {
 		if (!budget.allows(1)) return;
