@@ -123,6 +123,64 @@ function unlookedUp(state: ResourceState, entry: Due): PollItem {
 	};
 }
 
+/** The first poll that watches time-based moments notes the time; a "starting" already due is noted as done. */
+function startWatching(state: ResourceState, options: TimeMomentOptions): void {
+	state.momentsFrom = options.serverNow;
+	for (const [key] of state.fingerprints.times()) {
+		const fp = state.fingerprints.get(key);
+		const moments = fp ? dueMoments(fp, options.serverNow, options) : [];
+		const starting = moments.filter((m) => m.event === 'inspection.starting');
+		if (fp && starting.length > 0) markReported(state, { key, fp, moments: starting });
+	}
+}
+
+/** The inspections with a moment due since `from`; those whose id is not a UUID go to `items` as unreadable. */
+function collectDue(
+	state: ResourceState,
+	from: number,
+	options: TimeMomentOptions,
+	items: PollItem[],
+): Due[] {
+	const due: Due[] = [];
+	for (const [key] of state.fingerprints.times()) {
+		const fp = state.fingerprints.get(key);
+		const moments = fp ? dueMoments(fp, from, options) : [];
+		if (fp === undefined || moments.length === 0) continue;
+		// `ids=` takes UUIDs only: one odd id in a lookup would fail every poll from then on.
+		if (isUuid(unpackId(key))) due.push({ key, fp, moments });
+		else items.push(unlookedUp(state, { key, fp, moments }));
+	}
+	return due;
+}
+
+/** Reports one looked-up batch: a moved schedule waits for the walk, gone or canceled is noted as handled. */
+function reportBatch(
+	state: ResourceState,
+	byId: Map<string, Due>,
+	records: IDataObject[],
+	items: PollItem[],
+): void {
+	const found = new Map(records.map((r) => [String(r.id).toLowerCase(), r]));
+	for (const [id, entry] of byId) {
+		const record = found.get(id);
+		// Moved meanwhile: the next walk reads the new version, whose moments are new.
+		if (record && !isCanceledOrDeleted(record) && !sameSchedule(record, entry.fp)) continue;
+		// Gone, canceled or deleted: noted as handled, so it is not asked for again.
+		markReported(state, entry);
+		if (!record || isCanceledOrDeleted(record)) continue;
+		for (const moment of entry.moments) {
+			items.push({
+				event: moment.event,
+				events: [moment.event],
+				record,
+				previous: null,
+				changes: null,
+				moment_at: new Date(moment.at).toISOString(),
+			});
+		}
+	}
+}
+
 /**
  * Reports the due time-based moments into `items`. The first poll that
  * watches them only notes the time: nothing before it is reported. A moment
@@ -136,26 +194,10 @@ export async function reportTimeMoments(
 	items: PollItem[],
 ): Promise<void> {
 	if (state.momentsFrom === undefined) {
-		state.momentsFrom = options.serverNow;
-		// What came before watching began is not reported: the "starting" already due is noted as done.
-		for (const [key] of state.fingerprints.times()) {
-			const fp = state.fingerprints.get(key);
-			const moments = fp ? dueMoments(fp, options.serverNow, options) : [];
-			const starting = moments.filter((m) => m.event === 'inspection.starting');
-			if (fp && starting.length > 0) markReported(state, { key, fp, moments: starting });
-		}
+		startWatching(state, options);
 		return;
 	}
-	const from = state.momentsFrom;
-	const due: Due[] = [];
-	for (const [key] of state.fingerprints.times()) {
-		const fp = state.fingerprints.get(key);
-		const moments = fp ? dueMoments(fp, from, options) : [];
-		if (fp === undefined || moments.length === 0) continue;
-		// `ids=` takes UUIDs only: one odd id in a lookup would fail every poll from then on.
-		if (isUuid(unpackId(key))) due.push({ key, fp, moments });
-		else items.push(unlookedUp(state, { key, fp, moments }));
-	}
+	const due = collectDue(state, state.momentsFrom, options, items);
 	for (let i = 0; i < due.length; i += LIMITS.idsMax) {
 		if (!budget.allows(1)) return;
 		const batch = due.slice(i, i + LIMITS.idsMax);
@@ -170,25 +212,7 @@ export async function reportTimeMoments(
 			source.fetch({ resource: 'inspections', query, cursor: null }),
 		);
 		if (page.outOfTime) return;
-		const found = new Map(page.records.map((r) => [String(r.id).toLowerCase(), r]));
-		for (const [id, entry] of byId) {
-			const record = found.get(id);
-			// Moved meanwhile: the next walk reads the new version, whose moments are new.
-			if (record && !isCanceledOrDeleted(record) && !sameSchedule(record, entry.fp)) continue;
-			// Gone, canceled or deleted: noted as handled, so it is not asked for again.
-			markReported(state, entry);
-			if (!record || isCanceledOrDeleted(record)) continue;
-			for (const moment of entry.moments) {
-				items.push({
-					event: moment.event,
-					events: [moment.event],
-					record,
-					previous: null,
-					changes: null,
-					moment_at: new Date(moment.at).toISOString(),
-				});
-			}
-		}
+		reportBatch(state, byId, page.records, items);
 	}
 }
 
