@@ -61,7 +61,7 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/\\.([^.]+)$/': { attack: megabyte('', '.' + 'a'.repeat(1000) + '\u0000') },
 	},
 	'nodes/InspectionBusiness/helpers/locatorsByVersion.ts': { '/ ID$/': { safe: STATIC } },
-	'nodes/InspectionBusinessTrigger/core/watch.ts': {
+	'nodes/InspectionBusinessTrigger/core/slots.ts': {
 		'/[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]/g': {
 			attack: megabyte('', '\uD800'),
 		},

@@ -16,14 +16,15 @@ import {
 	decodeState,
 	encodeState,
 } from '../../nodes/InspectionBusinessTrigger/core/state';
+import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
 import { uuid } from './fake-api';
 
 const MINUTE = 60_000;
 /**
- * The documented bounds (README, "State bound"): at most 70 bytes of static
- * data per tracked inspection (its watched status, reports status, deleted,
- * schedule, payment status and amount due, besides updated_at, content hash
- * and id) and 80 per contact (email, tags, roles and agency; measured 76 with 40-character emails).
+ * The documented bounds (docs/polling-trigger.md, "State"): at most 70 bytes of
+ * static data per tracked inspection (its watched status, reports status,
+ * deleted, schedule, payment status, amount due, the moments' facts, inspectors,
+ * services and add-ons and quote, besides updated_at, content hash and id) and 80 per contact (email, tags, roles and agency; measured 76 with 40-character emails).
  */
 const BYTES_PER_INSPECTION = 70;
 const BYTES_PER_CONTACT = 80;
@@ -79,6 +80,42 @@ function inspections(count: number): IDataObject[] {
 	}));
 }
 
+const INSPECTORS = Array.from({ length: 10 }, (_, i) => ({
+	id: uuid(5_000_000 + i),
+	name: `Inspector ${i}`,
+}));
+const SERVICES = Array.from({ length: 6 }, (_, i) => ({
+	id: uuid(6_000_000 + i),
+	name: `Service ${i}`,
+}));
+const ADD_ONS = Array.from({ length: 8 }, (_, i) => ({
+	id: uuid(7_000_000 + i),
+	name: `Add-on ${i}`,
+}));
+const PAYMENT_STATUSES = ['paid', 'partial', 'unpaid', 'unpaid'];
+
+/**
+ * Inspections with every field the business moments keep: booked on the half
+ * hour, one or two of ten inspectors, one of six services, 0 to 2 of eight
+ * add-ons, a quote from a price list, agreements signed or not.
+ */
+const realisticInspections = (count: number): IDataObject[] =>
+	inspections(count).map((record, i) => ({
+		...record,
+		scheduled_for: new Date(START + 86_400_000 + Math.floor(i / 3) * 1_800_000).toISOString(),
+		duration_hours: 2 + (i % 3) * 0.5,
+		price: {
+			payment_status: PAYMENT_STATUSES[i % 4],
+			paid: i % 4 === 0,
+			amount_due: i % 4 === 0 ? 0 : 375 + (i % 9) * 25,
+			quote: 350 + (i % 12) * 25,
+		},
+		agreements: { present: true, all_signed: i % 2 === 0, items: [] },
+		inspectors: i % 3 === 0 ? [INSPECTORS[i % 10], INSPECTORS[(i + 3) % 10]] : [INSPECTORS[i % 10]],
+		services: [SERVICES[i % 6]],
+		add_ons: ADD_ONS.slice(i % 7, (i % 7) + (i % 3)),
+	}));
+
 const ROLES = ['Customer', 'Buyer Agent', 'Listing Agent', 'Lender', 'Attorney'];
 const TAGS = Array.from({ length: 40 }, (_, i) => ({ id: uuid(9_000_000 + i), name: `Tag ${i}` }));
 
@@ -103,7 +140,11 @@ const options = {
 };
 
 /** A baseline of `records`, its size, then an idle poll that costs one request and leaves the state as it was. */
-async function measure(resource: 'inspections' | 'contacts', records: IDataObject[]) {
+async function measure(
+	resource: 'inspections' | 'contacts',
+	records: IDataObject[],
+	chosen?: PollEvent[],
+) {
 	const account = new ListedAccount({
 		inspections: [],
 		contacts: [],
@@ -111,7 +152,10 @@ async function measure(resource: 'inspections' | 'contacts', records: IDataObjec
 		[resource]: records,
 	});
 	const events =
-		resource === 'inspections' ? ['inspection.confirmed' as const] : ['contact.tag_added' as const];
+		chosen ??
+		(resource === 'inspections'
+			? ['inspection.confirmed' as const]
+			: ['contact.tag_added' as const]);
 	const started = performance.now();
 	const result = await runPoll({}, account, { ...options, events });
 	const pollMs = performance.now() - started;
@@ -146,6 +190,15 @@ async function measure(resource: 'inspections' | 'contacts', records: IDataObjec
 test('the state of a 100,000-inspection account stays within 70 bytes per inspection', async () => {
 	const bytes = await measure('inspections', inspections(100_000));
 	expect(bytes).toBeLessThanOrEqual(100_000 * BYTES_PER_INSPECTION);
+});
+
+test('the state of 20,000 realistic inspections, watched for every business moment, stays within 70 bytes each', async () => {
+	const bytes = await measure('inspections', realisticInspections(20_000), [
+		'inspection.paid_signed_published',
+		'inspection.inspector_assigned',
+		'inspection.fees_changed',
+	]);
+	expect(bytes).toBeLessThanOrEqual(20_000 * BYTES_PER_INSPECTION);
 });
 
 test('the state of a 50,000-contact account stays within 80 bytes per contact', async () => {

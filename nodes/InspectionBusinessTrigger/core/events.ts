@@ -10,7 +10,8 @@ import { carryReported, newRoles } from './moments';
 import { inspectionMoments } from './moment-events';
 import { RESOURCES, type Resource } from './resources';
 import { hashText } from './unreadable';
-import { changesBetween, watchedValues, type WatchedValues } from './watch';
+import type { WatchedValues } from './slots';
+import { changesBetween, watchedValues } from './watch';
 
 export { KEEPS_EVERY_RECORD, RESOURCES, type Resource } from './resources';
 

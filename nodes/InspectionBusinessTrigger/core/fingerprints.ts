@@ -8,14 +8,8 @@
  */
 import { isUuid } from '../../shared/rules/formats';
 import type { Fingerprint, Resource } from './events';
-import {
-	type Dictionary,
-	escapeText,
-	packValues,
-	refsIn,
-	unescapeText,
-	unpackValues,
-} from './watch';
+import { type Dictionary, escapeText, unescapeText } from './slots';
+import { packValues, refsIn, unpackValues } from './watch';
 
 /** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
 function packId(id: string): string {

@@ -7,9 +7,7 @@
  * reports nothing that happened long ago.
  */
 import { namedOf, unpackFacts } from './moments';
-
-type WatchedValue = string | number | boolean | null | string[];
-type WatchedValues = Partial<Record<string, WatchedValue>>;
+import type { WatchedValue, WatchedValues } from './slots';
 
 export const CHANGE_MOMENTS = [
 	'inspection.paid',

@@ -6,9 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-/** A watched value as watch.ts holds it (declared here too: watch.ts reads its fields with these rules). */
-type WatchedValue = string | number | boolean | null | string[];
-type WatchedValues = Partial<Record<string, WatchedValue>>;
+import type { WatchedValue, WatchedValues } from './slots';
 
 const child = (record: IDataObject, name: string) =>
 	(typeof record[name] === 'object' && record[name] !== null ? record[name] : {}) as IDataObject;

@@ -19,20 +19,18 @@ import {
 	showServices,
 } from './moments';
 import type { Resource } from './resources';
+import {
+	type Codec,
+	type Dictionary,
+	NULL_SLOT,
+	packValue,
+	unpackValue,
+	type WatchedValue,
+	type WatchedValues,
+} from './slots';
 
-/** A watched value as the trigger holds it: times in ms, lists sorted, codes as text. */
-export type WatchedValue = string | number | boolean | null | string[];
-export type WatchedValues = Partial<Record<string, WatchedValue>>;
-
-/**
- * How a value packs into the state: `code` is an index into known values,
- * `ref`/`refs` index the resource's dictionary (tags, roles, agencies and
- * inspectors repeat across records, so each is stored once); `email` keeps
- * its domain there too.
- */
-type Codec =
-	| { kind: 'text' | 'email' | 'number' | 'bool' | 'time' | 'count' | 'ref' | 'refs' }
-	| { kind: 'code'; codes: readonly string[] };
+/** Payment statuses seen in the API's examples (the contract lists none): packed small, others kept. */
+const PAYMENT_STATUSES = ['paid', 'unpaid', 'partial'];
 
 interface WatchedField {
 	/** The field's path in the API's record, and its key in `changes`. */
@@ -113,7 +111,8 @@ export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 		},
 		{
 			name: 'price.payment_status',
-			codec: { kind: 'text' },
+			// Packed as a code from the values the sandbox and the docs use; any other text is kept as is.
+			codec: { kind: 'code', codes: PAYMENT_STATUSES },
 			read: (r) => text(child(r, 'price').payment_status),
 		},
 		{
@@ -218,108 +217,6 @@ export function changesBetween(
 		changes[field.name] = change;
 	}
 	return changes;
-}
-
-/** The strings a resource's dictionary maps to small numbers, and back. */
-export interface Dictionary {
-	indexOf(value: string): number;
-	valueAt(index: number): string;
-}
-
-const NULL_SLOT = '';
-/** encodeURIComponent never yields a lone `%`: it marks the empty string, as `''` marks null. */
-const EMPTY_TEXT = '%';
-
-/** A surrogate code unit without its pair (text cut in the middle of an emoji). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** How a lone surrogate is escaped; `%u` never comes out of encodeURIComponent (u is not a hex digit). */
-const SURROGATE_ESCAPE = /%u([0-9A-F]{4})/g;
-
-/**
- * encodeURIComponent, which throws on a lone surrogate: such text is valid in
- * JSON and in a JavaScript string, so a record may carry it. Each one is kept
- * as `%uXXXX`, so the text comes back exactly.
- */
-export function escapeText(text: string): string {
-	let out = '';
-	let at = 0;
-	for (const match of text.matchAll(LONE_SURROGATE)) {
-		out += encodeURIComponent(text.slice(at, match.index));
-		out += `%u${match[0].charCodeAt(0).toString(16).toUpperCase()}`;
-		at = match.index! + 1;
-	}
-	return out + encodeURIComponent(text.slice(at));
-}
-
-/** The inverse of escapeText (and of encodeURIComponent, which stored states before it used). */
-export function unescapeText(slot: string): string {
-	let out = '';
-	let at = 0;
-	for (const match of slot.matchAll(SURROGATE_ESCAPE)) {
-		out += decodeURIComponent(slot.slice(at, match.index));
-		out += String.fromCharCode(parseInt(match[1], 16));
-		at = match.index! + match[0].length;
-	}
-	return out + decodeURIComponent(slot.slice(at));
-}
-
-const packText = (value: WatchedValue) =>
-	value === null ? NULL_SLOT : value === '' ? EMPTY_TEXT : escapeText(String(value));
-const unpackText = (slot: string) =>
-	slot === NULL_SLOT ? null : slot === EMPTY_TEXT ? '' : unescapeText(slot);
-
-function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): string {
-	switch (codec.kind) {
-		case 'text':
-			return packText(value);
-		case 'email': {
-			// encodeURIComponent escapes "@", so the one left separates the domain's index.
-			const at = typeof value === 'string' ? value.lastIndexOf('@') : -1;
-			if (typeof value !== 'string' || at <= 0) return packText(value);
-			const domain = dict.indexOf(value.slice(at + 1)).toString(36);
-			return `${escapeText(value.slice(0, at))}@${domain}`;
-		}
-		case 'number':
-			return value === null ? NULL_SLOT : String(value);
-		case 'bool':
-			return value === true ? '1' : '0';
-		case 'time':
-		case 'count':
-			return typeof value === 'number' ? value.toString(36) : NULL_SLOT;
-		case 'code': {
-			const index = codec.codes.indexOf(String(value ?? ''));
-			return index === -1 ? `~${escapeText(String(value ?? ''))}` : String(index);
-		}
-		case 'ref':
-			return value === null ? NULL_SLOT : dict.indexOf(String(value)).toString(36);
-		case 'refs':
-			return (Array.isArray(value) ? value : []).map((v) => dict.indexOf(v).toString(36)).join('+');
-	}
-}
-
-function unpackValue(codec: Codec, slot: string, dict: Dictionary): WatchedValue {
-	switch (codec.kind) {
-		case 'text':
-			return unpackText(slot);
-		case 'email': {
-			const at = slot.indexOf('@');
-			if (at === -1) return unpackText(slot);
-			return `${unescapeText(slot.slice(0, at))}@${dict.valueAt(parseInt(slot.slice(at + 1), 36))}`;
-		}
-		case 'number':
-			return slot === NULL_SLOT ? null : Number(slot);
-		case 'bool':
-			return slot === '1';
-		case 'time':
-		case 'count':
-			return slot === NULL_SLOT ? null : parseInt(slot, 36);
-		case 'code':
-			return slot.startsWith('~') ? unescapeText(slot.slice(1)) : (codec.codes[Number(slot)] ?? '');
-		case 'ref':
-			return slot === NULL_SLOT ? null : dict.valueAt(parseInt(slot, 36));
-		case 'refs':
-			return slot === NULL_SLOT ? [] : slot.split('+').map((i) => dict.valueAt(parseInt(i, 36)));
-	}
 }
 
 /** The values as comma-separated slots in the table's order (no comma or space inside a slot). */
