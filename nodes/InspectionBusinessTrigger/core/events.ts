@@ -231,8 +231,30 @@ function contactEvents({ previous, now, created }: VersionChange): Derived {
 	return { events, changes };
 }
 
+type StatusEvent =
+	| 'inspection.confirmed'
+	| 'inspection.canceled'
+	| 'inspection.published'
+	| 'inspection.deleted';
+
 /**
- * The status events of an inspection: each when the status became so since
+ * Each status event's rule, on a version's watched values. The poll reports
+ * the event when its rule became true since the version seen before; Fetch
+ * Test Event (sample.ts) picks a record for which it holds.
+ */
+export const STATUS_RULES: Record<StatusEvent, (values: WatchedValues) => boolean> = {
+	'inspection.confirmed': (v) => v.status === 'confirmed',
+	'inspection.canceled': (v) => v.status === 'canceled',
+	'inspection.published': (v) => v['reports.status'] === 'published',
+	'inspection.deleted': (v) => v.deleted === true,
+};
+
+/** A scheduled time that can move; rescheduled is one such time moved to another. */
+export const hasSchedule = (values: WatchedValues | undefined) =>
+	typeof values?.scheduled_for === 'number';
+
+/**
+ * The status events of an inspection: each when its rule became true since
  * the last version seen. A record seen for the first time can only be judged
  * by its own timestamps: created inside the window, or canceled or deleted
  * inside it.
@@ -241,43 +263,26 @@ function inspectionEvents({ previous, record, now, from, created }: VersionChang
 	const changes = changesBetween('inspections', created ? 'new' : previous?.values, now);
 	const before = previous?.values;
 	const events: PollEvent[] = [created ? 'inspection.created' : 'inspection.updated'];
-	const became = (is: boolean, was: boolean | undefined, unseenEvidence: boolean) =>
-		is && (previous === null ? unseenEvidence : !was);
-	if (became(now.status === 'confirmed', before?.status === 'confirmed', created)) {
-		events.push('inspection.confirmed');
-	}
-	if (
-		typeof before?.scheduled_for === 'number' &&
-		typeof now.scheduled_for === 'number' &&
-		before.scheduled_for !== now.scheduled_for
-	) {
+	const unseenEvidence: Record<StatusEvent, boolean> = {
+		'inspection.confirmed': created,
+		'inspection.canceled': created || atOrAfter(parseTime(record.canceled_at), from),
+		'inspection.published': created,
+		'inspection.deleted': created || atOrAfter(parseTime(record.deleted_at), from),
+	};
+	const became = (event: StatusEvent) => {
+		const rule = STATUS_RULES[event];
+		if (!rule(now)) return false;
+		return previous === null ? unseenEvidence[event] : !(before !== undefined && rule(before));
+	};
+	if (became('inspection.confirmed')) events.push('inspection.confirmed');
+	if (hasSchedule(before) && hasSchedule(now) && before!.scheduled_for !== now.scheduled_for)
 		events.push('inspection.rescheduled');
-	}
-	const canceledAt = parseTime(record.canceled_at);
-	if (
-		became(
-			now.status === 'canceled',
-			before?.status === 'canceled',
-			created || atOrAfter(canceledAt, from),
-		)
-	) {
-		events.push('inspection.canceled');
-	}
-	if (
-		became(
-			now['reports.status'] === 'published',
-			before?.['reports.status'] === 'published',
-			created,
-		)
-	) {
-		events.push('inspection.published');
-	}
-	const deletedAt = parseTime(record.deleted_at);
-	if (
-		became(now.deleted === true, before?.deleted === true, created || atOrAfter(deletedAt, from))
-	) {
-		events.push('inspection.deleted');
-	}
+	for (const event of [
+		'inspection.canceled',
+		'inspection.published',
+		'inspection.deleted',
+	] as const)
+		if (became(event)) events.push(event);
 	events.push(...inspectionMoments(previous === null ? null : (before ?? {}), now, created));
 	return { events, changes };
 }

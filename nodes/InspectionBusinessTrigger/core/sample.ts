@@ -1,7 +1,8 @@
 /**
  * "Fetch Test Event": the newest record that matches a selected event, judged
- * by its own fields alone, with the same rule per moment as the poll
- * (moments.ts). A test run must not read or move the trigger's state, so there
+ * by its own fields alone, with the poll's own rule per event (STATUS_RULES in
+ * events.ts, inspectionMoments in moment-events.ts, scheduleOf in
+ * time-moments.ts) applied as to a record first seen. A test run must not read or move the trigger's state, so there
  * is no fingerprint to compare with: `previous` and `changes` are null. So a
  * change can only be told by what it leaves: a contact with tags stands in for
  * "tag added" and one with a role for "new role", an inspection with a
@@ -11,44 +12,50 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeTime, type PollEvent, primaryEvent, type Resource } from './events';
 import {
-	allAgreementsSigned,
-	isCanceledOrDeleted,
-	isPaid,
-	isPublished,
-	lengthInQuarters,
-} from './moments';
+	changeTime,
+	hasSchedule,
+	type PollEvent,
+	primaryEvent,
+	type Resource,
+	STATUS_RULES,
+} from './events';
+import { inspectionMoments } from './moment-events';
+import type { WatchedValues } from './slots';
+import { scheduleOf } from './time-moments';
 import type { TriggerItem } from './types';
+import { watchedValues } from './watch';
 
 const nonEmpty = (value: unknown) => Array.isArray(value) && value.length > 0;
 
 /** The time-based moments an inspection shows by itself at `now`: upcoming, or over. */
-function timeEvents(record: IDataObject, now: number): PollEvent[] {
-	const start = typeof record.scheduled_for === 'string' ? Date.parse(record.scheduled_for) : NaN;
-	if (Number.isNaN(start) || isCanceledOrDeleted(record)) return [];
-	const end = start + lengthInQuarters(record) * 15 * 60_000;
-	if (start > now) return ['inspection.starting'];
-	return end <= now ? ['inspection.ended'] : [];
+function timeEvents(values: WatchedValues, now: number): PollEvent[] {
+	const schedule = scheduleOf(values);
+	if (!schedule) return [];
+	if (schedule.start > now) return ['inspection.starting'];
+	return schedule.end <= now ? ['inspection.ended'] : [];
 }
 
+/**
+ * By the poll's own rules (events.ts, moment-events.ts) on the record's watched
+ * values, as if it came from nothing; a scheduled time stands in for
+ * "rescheduled" and services or add-ons for "fees changed".
+ */
 function inspectionEvents(record: IDataObject, fresh: boolean, now: number): PollEvent[] {
+	const values = watchedValues('inspections', record);
 	const events: PollEvent[] = [fresh ? 'inspection.created' : 'inspection.updated'];
-	if (record.status === 'confirmed') events.push('inspection.confirmed');
-	if (record.scheduled_for) events.push('inspection.rescheduled');
-	if (record.status === 'canceled') events.push('inspection.canceled');
-	const published = isPublished(record);
-	if (published) events.push('inspection.published');
-	if (record.deleted === true) events.push('inspection.deleted');
-	const paid = isPaid(record);
-	const signed = allAgreementsSigned(record);
-	if (paid) events.push('inspection.paid');
-	if (signed) events.push('inspection.agreements_signed');
-	if (paid && signed) events.push('inspection.paid_and_signed');
-	if (paid && signed && published) events.push('inspection.paid_signed_published');
-	if (nonEmpty(record.inspectors)) events.push('inspection.inspector_assigned');
-	if (nonEmpty(record.services) || nonEmpty(record.add_ons)) events.push('inspection.fees_changed');
-	events.push(...timeEvents(record, now));
+	if (STATUS_RULES['inspection.confirmed'](values)) events.push('inspection.confirmed');
+	if (hasSchedule(values)) events.push('inspection.rescheduled');
+	for (const event of [
+		'inspection.canceled',
+		'inspection.published',
+		'inspection.deleted',
+	] as const)
+		if (STATUS_RULES[event](values)) events.push(event);
+	events.push(...inspectionMoments(null, values, true));
+	if (Array.isArray(values.services) && values.services.length > 0)
+		events.push('inspection.fees_changed');
+	events.push(...timeEvents(values, now));
 	return events;
 }
 
@@ -80,7 +87,10 @@ function sampleItem(record: IDataObject, events: PollEvent[]): TriggerItem {
 	if (events.includes('inspection.inspector_assigned')) {
 		const others = events.filter((event) => event !== 'inspection.inspector_assigned');
 		if (others.length > 0) return { ...item, event: primaryEvent(others), events: others };
-		const [first] = record.inspectors as IDataObject[];
+		// The first inspector the rule counts: one with an id.
+		const first = (record.inspectors as IDataObject[]).find(
+			(inspector) => typeof inspector === 'object' && inspector !== null && inspector.id != null,
+		)!;
 		return { ...item, inspector: { id: String(first.id), name: first.name ?? null } };
 	}
 	if (events.includes('contact.new_role')) return { ...item, new_roles: record.roles as string[] };

@@ -27,6 +27,7 @@ import type { Fingerprint } from './events';
 import { unpackId } from './fingerprints';
 import { isCanceledOrDeleted, lengthInQuarters, packFacts, unpackFacts } from './moments';
 import type { ResourceState } from './state';
+import type { WatchedValues } from './slots';
 import type { ListSource, PollItem, PollOptions } from './types';
 import { UNREADABLE_EVENTS } from './unreadable';
 
@@ -52,6 +53,19 @@ interface Due {
 	moments: Array<{ event: TimeMoment; at: number }>;
 }
 
+/**
+ * When a version's inspection starts and ends; null when it has no time, or is
+ * canceled or deleted (no time-based moment is ever reported for it). Used by
+ * the poll and by Fetch Test Event.
+ */
+export function scheduleOf(values: WatchedValues): { start: number; end: number } | null {
+	const facts = unpackFacts(values.moments);
+	const start = values.scheduled_for;
+	if (!facts || typeof start !== 'number') return null;
+	if (values.status === 'canceled' || values.deleted === true) return null;
+	return { start, end: start + facts.lengthQuarters * QUARTER_HOUR };
+}
+
 /** The time-based moments of one fingerprint that are due now. */
 export function dueMoments(
 	fp: Fingerprint,
@@ -60,10 +74,9 @@ export function dueMoments(
 ): Array<{ event: TimeMoment; at: number }> {
 	const values = fp.values ?? {};
 	const facts = unpackFacts(values.moments);
-	const start = values.scheduled_for;
-	if (!facts || typeof start !== 'number') return [];
-	if (values.status === 'canceled' || values.deleted === true) return [];
-	const end = start + facts.lengthQuarters * QUARTER_HOUR;
+	const schedule = scheduleOf(values);
+	if (!facts || !schedule) return [];
+	const { start, end } = schedule;
 	const now = options.serverNow;
 	const due: Array<{ event: TimeMoment; at: number }> = [];
 	const startingAt = start - options.startingHours * HOUR;
