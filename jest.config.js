@@ -16,10 +16,18 @@ const transform = {
  * state-size and property checks, the large seed, the minimum-n8n check (the
  * TypeScript compiler over the sources), and Prettier over every file (what
  * `npm run lint` also checks; kept because CI runs `npm test`, not lint).
+ * Also the trigger's polls through n8n-core against a re-seeded sandbox (10 to
+ * 25 s a file): the same trigger core runs in the fast lane against in-memory
+ * lists (poll.*.test.ts without `.sandbox`, moments.test.ts, watch.test.ts).
  */
 const HEAVY = [
 	'test/triggers/state-size.test.ts',
 	'test/triggers/poll.property.test.ts',
+	'test/triggers/poll.sandbox.test.ts',
+	'test/triggers/moments.sandbox.test.ts',
+	'test/triggers/poll.staged.test.ts',
+	'test/triggers/poll.unreadable.sandbox.test.ts',
+	'test/triggers/poll.clocks.sandbox.test.ts',
 	'test/sandbox/seed.large.test.ts',
 	'test/compat/minimum-n8n.test.ts',
 	'test/format.test.ts',
