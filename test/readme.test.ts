@@ -118,10 +118,6 @@ describe('README', () => {
 			expect(readme).toContain(`](${page}`);
 		}
 	});
-
-	it('does not claim that pages stream into the output', () => {
-		expect(readme).not.toMatch(/stream into the output/i);
-	});
 });
 
 describe('CONTRIBUTING.md', () => {
