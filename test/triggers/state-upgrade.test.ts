@@ -1,0 +1,82 @@
+/**
+ * A state written before the compact slots (core/slots.ts) keeps working
+ * after the upgrade: schedules held in milliseconds and payment statuses held
+ * as text read as the same values, so an idle poll reports nothing and leaves
+ * the state as it was, and a real change reports only what changed.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/core/poll';
+import { HOUR, MomentsApi, pay } from './moments-api';
+
+const EVENTS: PollEvent[] = [
+	'inspection.updated',
+	'inspection.rescheduled',
+	'inspection.paid',
+	'inspection.fees_changed',
+	'inspection.confirmed',
+];
+const PAYMENT_STATUSES = ['paid', 'unpaid', 'partial'];
+
+/** The slots of an inspection entry as an earlier version wrote them: ms times, statuses as text. */
+function toEarlierForm(seen: string): string {
+	return seen
+		.split(' ')
+		.map((entry) => {
+			const [key, packed] = entry.split('=');
+			const slots = packed.split(',');
+			// After the version: status, reports.status, deleted, scheduled_for, payment status.
+			const minutesOrMs = slots[4];
+			if (minutesOrMs !== '' && minutesOrMs.length < 8)
+				slots[4] = (parseInt(minutesOrMs, 36) * 60_000).toString(36);
+			const status = slots[5];
+			if (/^\d$/.test(status)) slots[5] = PAYMENT_STATUSES[Number(status)];
+			else if (status.startsWith('~')) slots[5] = status.slice(1);
+			return `${key}=${slots.join(',')}`;
+		})
+		.join(' ');
+}
+
+test('an earlier state reads the same: an idle poll reports nothing, a payment reports only the payment', async () => {
+	const api = new MomentsApi();
+	const onTheHour = api.createInspection({ scheduled_for: '2030-03-04T09:00:00.000Z' });
+	const oddTime = api.createInspection({ scheduled_for: '2030-03-04T13:30:15.250Z' });
+	const customStatus = api.createInspection({
+		price: { quote: 300, amount_paid: 0, amount_due: 300, payment_status: 'Awaiting' },
+	});
+	const poll = (state: IDataObject) =>
+		runPoll(state, api, {
+			events: EVENTS,
+			overlapMs: 5 * 60_000,
+			emitExisting: false,
+			budgetMs: 60_000,
+			now: () => api.now,
+		});
+
+	const baseline = await poll({});
+	expect(baseline.items).toEqual([]);
+	const stored = JSON.parse(JSON.stringify(baseline.state)) as IDataObject;
+	const inspections = stored.inspections as IDataObject;
+	const compact = String(inspections.seen);
+	inspections.seen = toEarlierForm(compact);
+	// The rewrite did change the stored text: the test reads the earlier forms.
+	expect(inspections.seen).not.toBe(compact);
+	expect(String(inspections.seen)).toContain('Awaiting');
+
+	api.now += HOUR;
+	const idle = await poll(JSON.parse(JSON.stringify(stored)) as IDataObject);
+	expect(idle.items).toEqual([]);
+
+	api.change('inspections', String(onTheHour.id), (r) => pay(r));
+	const paid = await poll(JSON.parse(JSON.stringify(idle.state)) as IDataObject);
+	expect(paid.items.map((item) => [item.record.id, item.events])).toEqual([
+		[onTheHour.id, ['inspection.updated', 'inspection.paid']],
+	]);
+	expect(paid.items[0].changes).toEqual({
+		'price.payment_status': { before: 'unpaid', after: 'paid' },
+		'price.amount_due': { before: 425, after: 0 },
+	});
+	for (const untouched of [oddTime, customStatus])
+		expect(paid.items.some((item) => item.record.id === untouched.id)).toBe(false);
+});
