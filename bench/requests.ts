@@ -16,15 +16,15 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
-import { getByIds, paginate } from '../../nodes/shared/transport';
+import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node';
+import { getByIds, paginate } from '../nodes/shared/transport';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { SANDBOX_KEYS } from '../../sandbox';
-import { SandboxControl } from '../../sandbox/client';
-import { runNode, withExecuteContext } from '../helpers/n8n';
+import { SANDBOX_KEYS } from '../sandbox';
+import { SandboxControl } from '../sandbox/client';
+import { runNode, withExecuteContext } from '../test/helpers/n8n';
 import { upsertBench } from './upsert';
 
 const RATE = 1_000_000;
@@ -39,7 +39,7 @@ async function startSandboxProcess(): Promise<{ baseUrl: string; stop: () => voi
 		[
 			'--import',
 			'tsx',
-			join(__dirname, '../../sandbox/cli.ts'),
+			join(__dirname, '../sandbox/cli.ts'),
 			'--seed',
 			'large',
 			'--rate-limit',
