@@ -9,7 +9,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node';
+// '.node.js', not '.node': under tsx a bare '.node' resolves to the codex file InspectionBusiness.node.json.
+import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node.js';
 import {
 	lookUpEmails,
 	matchEmails,
