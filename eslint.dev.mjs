@@ -1,4 +1,4 @@
-// Lint for code that is never shipped: sandbox/, test/ and scripts/ (each folder's
+// Lint for code that is never shipped: sandbox/, test/, scripts/ and bench/ (each folder's
 // eslint.config.mjs re-exports this). n8n's community-node rules (no console,
 // process, fs, ...) are for the package's runtime code; the root eslint.config.mjs,
 // n8n's unchanged default in strict mode, applies them to nodes/ and credentials/.

@@ -19,7 +19,7 @@ const missing = (path: string) => !existsSync(join(root, path)) && !LANDING_ELSE
 
 /** Top-level folders of the repository; a backticked token starting with one is a path. */
 const REPO_FOLDERS =
-	/^(credentials|nodes|sandbox|test|scripts|openapi|examples|docs|icons|\.ci|\.github)\//;
+	/^(credentials|nodes|sandbox|test|scripts|bench|openapi|examples|docs|icons|\.ci|\.github)\//;
 
 /** Every `path` in backticks that points into the repository, split at ", " lists. */
 function namedPaths(text: string): string[] {

@@ -16,15 +16,16 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
-import { getByIds, paginate } from '../../nodes/shared/transport';
+// '.node.js', not '.node': under tsx a bare '.node' resolves to the codex file InspectionBusiness.node.json.
+import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node.js';
+import { getByIds, paginate } from '../nodes/shared/transport';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { SANDBOX_KEYS } from '../../sandbox';
-import { SandboxControl } from '../../sandbox/client';
-import { runNode, withExecuteContext } from '../helpers/n8n';
+import { SANDBOX_KEYS } from '../sandbox';
+import { SandboxControl } from '../sandbox/client';
+import { runNode, withExecuteContext } from '../test/helpers/n8n';
 import { upsertBench } from './upsert';
 
 const RATE = 1_000_000;
@@ -39,7 +40,7 @@ async function startSandboxProcess(): Promise<{ baseUrl: string; stop: () => voi
 		[
 			'--import',
 			'tsx',
-			join(__dirname, '../../sandbox/cli.ts'),
+			join(__dirname, '../sandbox/cli.ts'),
 			'--seed',
 			'large',
 			'--rate-limit',

@@ -9,16 +9,17 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
+// '.node.js', not '.node': under tsx a bare '.node' resolves to the codex file InspectionBusiness.node.json.
+import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node.js';
 import {
 	lookUpEmails,
 	matchEmails,
 	walkEmails,
-} from '../../nodes/InspectionBusiness/helpers/emailMatch';
-import { paginate } from '../../nodes/shared/transport';
-import { SANDBOX_KEYS, startSandbox } from '../../sandbox';
-import { SandboxControl } from '../../sandbox/client';
-import { runNode, withExecuteContext } from '../helpers/n8n';
+} from '../nodes/InspectionBusiness/helpers/emailMatch';
+import { paginate } from '../nodes/shared/transport';
+import { SANDBOX_KEYS, startSandbox } from '../sandbox';
+import { SandboxControl } from '../sandbox/client';
+import { runNode, withExecuteContext } from '../test/helpers/n8n';
 
 const RATE = 1_000_000;
 const CONTACTS = 5_000;

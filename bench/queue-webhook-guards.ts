@@ -10,7 +10,7 @@
  * - `redis`: n8n's Redis node, Increment with a 24-hour expiry, then a Filter on "the count is 1".
  *   Redis increments atomically, and every queue-mode n8n already has one.
  */
-import type { N8nCredential } from './n8n-instance';
+import type { N8nCredential } from '../scripts/n8n-instance';
 
 export const GUARDS = ['none', 'removeDuplicates', 'redis'] as const;
 export type Guard = (typeof GUARDS)[number];

@@ -18,9 +18,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { LIMITS } from '../../nodes/shared/endpoints';
-import { SANDBOX_KEYS, startSandbox } from '../../sandbox';
-import { SandboxControl } from '../../sandbox/client';
+import { LIMITS } from '../nodes/shared/endpoints';
+import { SANDBOX_KEYS, startSandbox } from '../sandbox';
+import { SandboxControl } from '../sandbox/client';
 
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 12_500);

@@ -26,8 +26,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SandboxControl } from '../sandbox/client';
-import { N8N_VERSION } from './n8n-runtime';
-import { killAllOnSignals } from './processes';
+import { N8N_VERSION } from '../scripts/n8n-runtime';
+import { killAllOnSignals } from '../scripts/processes';
 import type { WebhookProcess } from './queue-cluster';
 import { queryPostgres } from './queue-services';
 import {

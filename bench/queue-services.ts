@@ -6,8 +6,8 @@
 import { chownSync, chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
-import { freePort } from './ports';
-import { BackgroundProcess, cleanEnv, run, waitFor } from './processes';
+import { freePort } from '../scripts/ports';
+import { BackgroundProcess, cleanEnv, run, waitFor } from '../scripts/processes';
 
 const MINUTE = 60_000;
 const LOOPBACK = '127.0.0.1';

@@ -9,12 +9,17 @@ import path from 'node:path';
 import { LIMITS } from '../nodes/shared/endpoints';
 import { SandboxControl } from '../sandbox/client';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../sandbox/index';
-import { LOCAL_OWNER } from './n8n-rest';
-import { ensureRuntime, type N8nRuntime } from './n8n-runtime';
-import type { N8nServer } from './n8n-server';
-import { buildPackage, declaredNodeTypes, packPackage, type PackResult } from './package-tarball';
-import { freePort } from './ports';
-import type { BackgroundProcess } from './processes';
+import { LOCAL_OWNER } from '../scripts/n8n-rest';
+import { ensureRuntime, type N8nRuntime } from '../scripts/n8n-runtime';
+import type { N8nServer } from '../scripts/n8n-server';
+import {
+	buildPackage,
+	declaredNodeTypes,
+	packPackage,
+	type PackResult,
+} from '../scripts/package-tarball';
+import { freePort } from '../scripts/ports';
+import type { BackgroundProcess } from '../scripts/processes';
 import {
 	QueueUserFolder,
 	queueSettings,
@@ -31,7 +36,7 @@ import {
 	type Scenario,
 	type Variant,
 } from './queue-webhook-scenarios';
-import { sandboxCredential } from './workflows';
+import { sandboxCredential } from '../scripts/workflows';
 
 export interface Cluster {
 	runtime: N8nRuntime;

@@ -10,7 +10,7 @@ import {
 	summarize,
 	type Answer,
 	type Execution,
-} from '../../scripts/queue-webhook-report';
+} from '../../bench/queue-webhook-report';
 
 const answer = (deliveryId: string, kind: Answer['kind'], body: string, ms = 10): Answer => ({
 	deliveryId,

@@ -1,7 +1,7 @@
 /**
  * What `npm run bench:queue-webhook` measures in one scenario, and how it is summed up: the
  * answers the webhook processes gave, the executions n8n ran, the API requests of the re-fetch.
- * Pure functions, so the arithmetic is tested on its own (test/scripts/queue-webhook-report.test.ts).
+ * Pure functions, so the arithmetic is tested on its own (test/bench/queue-webhook-report.test.ts).
  */
 
 /** One POST to a webhook process and its answer. */

@@ -4,10 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { BackgroundProcess } from './processes';
-import { waitFor } from './processes';
-import type { N8nRuntime } from './n8n-runtime';
-import { parseFlatted } from './n8n-rest';
+import type { BackgroundProcess } from '../scripts/processes';
+import { waitFor } from '../scripts/processes';
+import type { N8nRuntime } from '../scripts/n8n-runtime';
+import { parseFlatted } from '../scripts/n8n-rest';
 import {
 	QueueUserFolder,
 	startWebhookProcess,

@@ -3,9 +3,10 @@
  * waits for "go" on stdin, runs the node's Contact Get Many with Return All
  * (updated_since from the parent) and prints one JSON line with what it got.
  */
-import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
-import { runNode } from '../helpers/n8n';
-import { bootN8nCore } from '../helpers/runtime';
+// '.node.js', not '.node': under tsx a bare '.node' resolves to the codex file InspectionBusiness.node.json.
+import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node.js';
+import { runNode } from '../test/helpers/n8n';
+import { bootN8nCore } from '../test/helpers/runtime';
 
 async function main() {
 	const { BENCH_BASE_URL, BENCH_KEY, BENCH_SINCE, BENCH_RATE } = process.env;

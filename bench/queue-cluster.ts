@@ -9,10 +9,10 @@
  * the main's, every worker's and every webhook process's folder (image or volume).
  */
 import { appendFileSync } from 'node:fs';
-import type { N8nRuntime } from './n8n-runtime';
-import { N8nUserFolder } from './n8n-instance';
-import { freePort } from './ports';
-import { BackgroundProcess, waitFor } from './processes';
+import type { N8nRuntime } from '../scripts/n8n-runtime';
+import { N8nUserFolder } from '../scripts/n8n-instance';
+import { freePort } from '../scripts/ports';
+import { BackgroundProcess, waitFor } from '../scripts/processes';
 
 const MINUTE = 60_000;
 const READY_TIMEOUT_MS = 3 * MINUTE;

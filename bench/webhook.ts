@@ -17,14 +17,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { startSandbox } from '../../sandbox/index';
-import { SandboxControl } from '../../sandbox/client';
-import { N8nDatabase } from '../../scripts/n8n-database';
-import { LOCAL_OWNER } from '../../scripts/n8n-rest';
-import { ensureRuntime } from '../../scripts/n8n-runtime';
-import { buildPackage, packPackage, PACKAGE_DIR } from '../../scripts/package-tarball';
-import { freePort } from '../../scripts/ports';
-import { waitFor } from '../../scripts/processes';
+import { startSandbox } from '../sandbox/index';
+import { SandboxControl } from '../sandbox/client';
+import { N8nDatabase } from '../scripts/n8n-database';
+import { LOCAL_OWNER } from '../scripts/n8n-rest';
+import { ensureRuntime } from '../scripts/n8n-runtime';
+import { buildPackage, packPackage, PACKAGE_DIR } from '../scripts/package-tarball';
+import { freePort } from '../scripts/ports';
+import { waitFor } from '../scripts/processes';
 import {
 	type Answer,
 	deliveryBody,
@@ -33,7 +33,7 @@ import {
 	post,
 	postAtOnce,
 	settledExecutions,
-} from '../e2e/support/deliveries';
+} from '../test/e2e/support/deliveries';
 import {
 	N8N_WEBHOOK_FLOOR,
 	n8nWebhookWorkflow,
@@ -42,7 +42,7 @@ import {
 	productionUrl,
 	REFETCHING_WEBHOOK,
 	type WebhookWorkflow,
-} from '../e2e/workflows/webhooks';
+} from '../test/e2e/workflows/webhooks';
 
 const MINUTE = 60_000;
 /** n8n's expression-engine settings the bench compares. */
