@@ -4,42 +4,42 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readAll } from '../../shared/transport';
 import { locatorParameter } from './locatorsByVersion';
 
-/**
- * Finds attachments by inspection plus attachment id (an attachment id is
- * unique within its inspection only). Each inspection's list is read once per
- * execution and shared by the items that look into it.
- */
-export function attachmentFinder(ctx: IExecuteFunctions) {
-	const listings = new Map<string, Promise<IDataObject[]>>();
-	const listing = (inspectionId: string) => {
-		let attachments = listings.get(inspectionId);
-		if (!attachments) {
-			attachments = listAll(ctx, inspectionId);
-			listings.set(inspectionId, attachments);
-		}
-		return attachments;
-	};
-	/** The attachment named by the item's Inspection ID and Attachment ID. */
-	return async (itemIndex: number): Promise<IDataObject> => {
-		const inspectionId = locatorParameter(ctx, 'inspection_id', itemIndex);
-		const attachmentId = locatorParameter(ctx, 'attachment_id', itemIndex);
-		const attachment = (await listing(inspectionId)).find((a) => String(a.id) === attachmentId);
-		if (!attachment) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Attachment ${attachmentId} not found on inspection ${inspectionId}`,
-				{
-					itemIndex,
-					description: 'Attachment IDs are unique within their inspection only: check both IDs.',
-				},
-			);
-		}
-		return attachment;
-	};
-}
+/** Each execution's inspection attachment lists, by inspection id; n8n gives each run its own context. */
+const listingsByRun = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[]>>>();
 
-async function listAll(ctx: IExecuteFunctions, inspectionId: string): Promise<IDataObject[]> {
-	return await readAll.call(ctx, 'listInspectionAttachments', {
-		pathParams: { inspection_id: inspectionId },
-	});
+/**
+ * The attachment named by the item's Inspection ID and Attachment ID (an
+ * attachment id is unique within its inspection only). Each inspection's list
+ * is read once per execution and shared by the items that look into it.
+ */
+export async function findAttachment(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const inspectionId = locatorParameter(ctx, 'inspection_id', itemIndex);
+	const attachmentId = locatorParameter(ctx, 'attachment_id', itemIndex);
+	let listings = listingsByRun.get(ctx);
+	if (!listings) {
+		listings = new Map();
+		listingsByRun.set(ctx, listings);
+	}
+	let listing = listings.get(inspectionId);
+	if (!listing) {
+		listing = readAll.call(ctx, 'listInspectionAttachments', {
+			pathParams: { inspection_id: inspectionId },
+		});
+		listings.set(inspectionId, listing);
+	}
+	const attachment = (await listing).find((a) => String(a.id) === attachmentId);
+	if (!attachment) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Attachment ${attachmentId} not found on inspection ${inspectionId}`,
+			{
+				itemIndex,
+				description: 'Attachment IDs are unique within their inspection only: check both IDs.',
+			},
+		);
+	}
+	return attachment;
 }

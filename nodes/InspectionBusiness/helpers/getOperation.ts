@@ -16,7 +16,7 @@ import type { EndpointKey } from '../../shared/endpoints';
 import { batchedIdField, queryParam, queryProperty } from '../../shared/fields';
 import { batchedGet } from './batchedGet';
 import { dateTimeZone } from './timezone';
-import { shownFor, type Operation } from './operation';
+import { shownFor, type BatchOperation } from './operation';
 import { outputShape, simplifyProperties, type SimplifyConfig } from './simplifyOption';
 import { filterValues } from './wireValues';
 
@@ -31,13 +31,13 @@ interface GetConfig {
 	notFoundHint: string;
 }
 
-export function getOperation(config: GetConfig): Operation {
+export function getOperation(config: GetConfig): BatchOperation {
 	const { endpoint, simplify } = config;
 	const idsParam = idsParamOf(endpoint);
 	if (!idsParam) throw new Error(`Endpoint table: ${endpoint} cannot be read by IDs`);
 	const optionNames = config.options ?? [];
 
-	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+	async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]) {
 		return await batchedGet.call(this, items, {
 			endpoint,
 			record: config.record,
@@ -49,7 +49,7 @@ export function getOperation(config: GetConfig): Operation {
 
 	return {
 		description: updateDisplayOptions(shownFor(config.resource, 'get'), fieldsOf(config)),
-		execute,
+		executeBatch,
 		endpoint,
 		queryScope: [idsParam, ...optionNames],
 	};

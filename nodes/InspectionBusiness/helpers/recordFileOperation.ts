@@ -14,7 +14,7 @@ import type { EndpointKey } from '../../shared/endpoints';
 import { batchedIdField } from '../../shared/fields';
 import { batchedGet } from './batchedGet';
 import { binaryPropertyField, downloadToBinary } from './download';
-import { shownFor, type Operation } from './operation';
+import { shownFor, type BatchOperation } from './operation';
 
 interface RecordFileConfig {
 	resource: string;
@@ -31,7 +31,7 @@ interface RecordFileConfig {
 	noFileHint: string;
 }
 
-export function recordFileOperation(config: RecordFileConfig): Operation {
+export function recordFileOperation(config: RecordFileConfig): BatchOperation {
 	const { endpoint, record, file } = config;
 	const idsParam = idsParamOf(endpoint);
 	if (!idsParam) throw new Error(`Endpoint table: ${endpoint} cannot be read by IDs`);
@@ -43,7 +43,7 @@ export function recordFileOperation(config: RecordFileConfig): Operation {
 		binaryPropertyField,
 	];
 
-	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+	async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]) {
 		return await batchedGet.call(this, items, {
 			endpoint,
 			record,
@@ -54,7 +54,7 @@ export function recordFileOperation(config: RecordFileConfig): Operation {
 
 	return {
 		description: updateDisplayOptions(shownFor(config.resource, config.operation), properties),
-		execute,
+		executeBatch,
 		endpoint,
 		queryScope: [idsParam],
 	};

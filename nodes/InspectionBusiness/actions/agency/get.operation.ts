@@ -1,6 +1,6 @@
 import { getOperation } from '../../helpers/getOperation';
 
-export const { description, execute, endpoint, queryScope } = getOperation({
+export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'agency',
 	endpoint: 'listAgencies',
 	record: 'Agency',

@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../shared/fields';
-import { attachmentFinder } from '../../helpers/attachments';
-import { forEachItem } from '../../helpers/execution';
+import { findAttachment } from '../../helpers/attachments';
 
 /** Get reads the inspection's attachment list (attachment ids are unique within it only). */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -17,11 +16,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const findAttachment = attachmentFinder(this);
-	return await forEachItem(this, items, async (itemIndex) => {
-		const json = await findAttachment(itemIndex);
-		return [{ json, pairedItem: { item: itemIndex } }];
-	});
+	const json = await findAttachment(this, itemIndex);
+	return [{ json, pairedItem: { item: itemIndex } }];
 }

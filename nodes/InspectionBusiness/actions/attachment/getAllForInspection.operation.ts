@@ -1,8 +1,23 @@
-import { listOperation } from '../../helpers/listOperation';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-export const { description, execute, endpoint } = listOperation({
-	resource: 'attachment',
-	operation: 'getAllForInspection',
-	endpoint: 'listInspectionAttachments',
+import type { EndpointKey } from '../../../shared/endpoints';
+import { readAll } from '../../../shared/transport';
+import { listFields, listOutput, listRequest } from '../../helpers/list';
+
+/**
+ * Get Many: GET /v1/inspections/{inspection_id}/attachments (endpoint table: `listInspectionAttachments`) with the item's Filters and
+ * sort, every page or up to Limit; one output item per attachment.
+ */
+export const endpoint = 'listInspectionAttachments' satisfies EndpointKey;
+
+export const description = listFields('attachment', 'getAllForInspection', endpoint, {
 	pathParamDescription: 'The inspection whose additional reports and documents to list',
 });
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const records = await readAll.call(this, endpoint, listRequest(this, endpoint, itemIndex));
+	return listOutput(this, itemIndex, records);
+}

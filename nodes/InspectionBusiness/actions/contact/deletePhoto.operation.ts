@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../shared/endpoints';
 import { pathIdField } from '../../../shared/fields';
 import { apiRequest } from '../../../shared/transport';
-import { forEachIdItem } from '../../helpers/execution';
+import { locatorParameter } from '../../helpers/locatorsByVersion';
 
 export const endpoint: EndpointKey = 'deleteContactPhoto';
 
@@ -20,12 +20,11 @@ export const description = updateDisplayOptions(
 
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
-		const contact = (await apiRequest.call(this, endpoint, {
-			pathParams: { contact_id: contactId },
-		})) as IDataObject;
-		return [{ json: contact, pairedItem: { item: itemIndex } }];
-	});
+	const contactId = locatorParameter(this, 'contact_id', itemIndex);
+	const contact = (await apiRequest.call(this, endpoint, {
+		pathParams: { contact_id: contactId },
+	})) as IDataObject;
+	return [{ json: contact, pairedItem: { item: itemIndex } }];
 }

@@ -1,6 +1,6 @@
 import { recordFileOperation } from '../../helpers/recordFileOperation';
 
-export const { description, execute, endpoint, queryScope } = recordFileOperation({
+export const { description, executeBatch, endpoint, queryScope } = recordFileOperation({
 	resource: 'contact',
 	operation: 'downloadPhoto',
 	endpoint: 'listContacts',

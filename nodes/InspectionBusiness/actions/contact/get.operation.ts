@@ -1,7 +1,7 @@
 import { CONTACT_SIMPLIFY } from '../../helpers/simplifyOption';
 import { getOperation } from '../../helpers/getOperation';
 
-export const { description, execute, endpoint, queryScope } = getOperation({
+export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'contact',
 	endpoint: 'listContacts',
 	record: 'Contact',

@@ -63,7 +63,7 @@ interface Pending {
  * output item is the contact plus `action`: created, updated, or unchanged
  * (the contact exists and nothing was given to change, so nothing is sent).
  */
-export async function execute(
+export async function executeBatch(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {

@@ -4,7 +4,7 @@ import { getOperation } from '../../helpers/getOperation';
  * The statistics of chosen contacts, batched like every Get: the statistics list takes the
  * contacts' ids as `contact_ids` (contactStatsPath).
  */
-export const { description, execute, endpoint, queryScope } = getOperation({
+export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'contactStats',
 	endpoint: 'listContactStats',
 	record: 'Contact',

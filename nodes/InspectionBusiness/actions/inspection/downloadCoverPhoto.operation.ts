@@ -1,7 +1,7 @@
 import { recordFileOperation } from '../../helpers/recordFileOperation';
 
 /** Reads by ids, which also returns canceled inspections. */
-export const { description, execute, endpoint, queryScope } = recordFileOperation({
+export const { description, executeBatch, endpoint, queryScope } = recordFileOperation({
 	resource: 'inspection',
 	operation: 'downloadCoverPhoto',
 	endpoint: 'listInspections',

@@ -2,7 +2,7 @@ import { INSPECTION_SIMPLIFY } from '../../helpers/simplifyOption';
 import { getOperation } from '../../helpers/getOperation';
 
 /** Reads by ids, which also returns canceled inspections; deleted ones need include_deleted. */
-export const { description, execute, endpoint, queryScope } = getOperation({
+export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'inspection',
 	endpoint: 'listInspections',
 	record: 'Inspection',

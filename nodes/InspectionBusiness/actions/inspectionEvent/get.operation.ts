@@ -1,7 +1,7 @@
 import { getOperation } from '../../helpers/getOperation';
 
 /** Reads events by ids, which the assumed events list takes (eventsPath). */
-export const { description, execute, endpoint, queryScope } = getOperation({
+export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'inspectionEvent',
 	endpoint: 'listEvents',
 	record: 'Inspection Event',
