@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readAll } from '../../shared/transport';
-import { locatorParameter } from './locatorsByVersion';
+import { recordId } from './locatorsByVersion';
 
 /** Each execution's inspection attachment lists, by inspection id; n8n gives each run its own context. */
 const listingsByRun = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[]>>>();
@@ -16,8 +16,8 @@ export async function findAttachment(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const inspectionId = locatorParameter(ctx, 'inspection_id', itemIndex);
-	const attachmentId = locatorParameter(ctx, 'attachment_id', itemIndex);
+	const inspectionId = recordId(ctx, 'inspection', 'inspection_id', itemIndex);
+	const attachmentId = recordId(ctx, 'attachment', 'attachment_id', itemIndex);
 	let listings = listingsByRun.get(ctx);
 	if (!listings) {
 		listings = new Map();

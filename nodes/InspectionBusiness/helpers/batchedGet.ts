@@ -10,6 +10,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { LocatorKind } from '../../shared/locators';
 import type { EndpointKey } from '../../shared/endpoints';
 import { getByIds, idKey } from '../../shared/transport';
 import { continueOrThrow, errorItem, uuidParameter } from './execution';
@@ -19,6 +20,8 @@ interface BatchedGetConfig {
 	endpoint: EndpointKey;
 	/** The record's name for messages, e.g. "Contact". */
 	record: string;
+	/** What the record-id field \`id\` picks. */
+	picker: LocatorKind;
 	/** Query options of one item (e.g. include_deleted); items with equal options share requests. */
 	query?: (this: IExecuteFunctions, itemIndex: number) => IDataObject;
 	/** Output shape of one record (e.g. Simplify). */
@@ -69,7 +72,7 @@ function readRequests(
 	const groups = new Map<string, Group>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const id = uuidParameter(ctx, 'id', `${config.record} ID`, itemIndex);
+			const id = uuidParameter(ctx, config.picker, 'id', `${config.record} ID`, itemIndex);
 			const query = config.query?.call(ctx, itemIndex) ?? {};
 			const group = JSON.stringify(query);
 			if (!groups.has(group)) groups.set(group, { query, ids: new Set() });

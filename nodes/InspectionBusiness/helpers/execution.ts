@@ -10,7 +10,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isUuid } from '../../shared/rules/formats';
 import { RuleViolation } from '../../shared/rules/violation';
 import { invalidInput } from '../../shared/validation';
-import { locatorParameter } from './locatorsByVersion';
+import type { LocatorKind } from '../../shared/locators';
+import { recordId } from './locatorsByVersion';
 
 export type ItemError = NodeApiError | NodeOperationError;
 
@@ -55,11 +56,12 @@ export function continueOrThrow(
  */
 export function uuidParameter(
 	ctx: IExecuteFunctions,
+	kind: LocatorKind,
 	parameter: string,
 	label: string,
 	itemIndex: number,
 ): string {
-	const value = locatorParameter(ctx, parameter, itemIndex);
+	const value = recordId(ctx, kind, parameter, itemIndex);
 	if (!isUuid(value)) {
 		throw new NodeOperationError(ctx.getNode(), `${label}: "${value}" is not a valid ID`, {
 			itemIndex,

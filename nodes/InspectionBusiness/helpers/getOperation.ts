@@ -13,9 +13,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idsParamOf } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
+import type { LocatorKind } from '../../shared/locators';
 import { batchedIdField, queryParam, queryProperty } from '../../shared/fields';
 import { batchedGet } from './batchedGet';
 import { dateTimeZone } from './timezone';
+import { recordIdField } from './locatorsByVersion';
 import { shownFor, type BatchOperation } from './operation';
 import { outputShape, simplifyProperties, type SimplifyConfig } from './simplifyOption';
 import { filterValues } from './wireValues';
@@ -25,6 +27,8 @@ interface GetConfig {
 	endpoint: EndpointKey;
 	/** The record's name, e.g. "Contact". */
 	record: string;
+	/** What the record-id field picks (a locator from version 2). */
+	picker: LocatorKind;
 	/** List query parameters offered as Options, e.g. include_deleted. */
 	options?: readonly string[];
 	simplify?: SimplifyConfig;
@@ -41,6 +45,7 @@ export function getOperation(config: GetConfig): BatchOperation {
 		return await batchedGet.call(this, items, {
 			endpoint,
 			record: config.record,
+			picker: config.picker,
 			notFoundHint: config.notFoundHint,
 			query: optionNames.length ? optionValues(endpoint) : undefined,
 			shape: simplify ? simplified(simplify) : undefined,
@@ -55,7 +60,13 @@ export function getOperation(config: GetConfig): BatchOperation {
 	};
 }
 
-function fieldsOf({ endpoint, record, options = [], simplify }: GetConfig): INodeProperties[] {
+function fieldsOf({
+	endpoint,
+	record,
+	picker,
+	options = [],
+	simplify,
+}: GetConfig): INodeProperties[] {
 	const optionsCollection: INodeProperties = {
 		displayName: 'Options',
 		name: 'options',
@@ -65,7 +76,7 @@ function fieldsOf({ endpoint, record, options = [], simplify }: GetConfig): INod
 		options: options.map((name) => queryProperty(queryParam(endpoint, name))),
 	};
 	return [
-		batchedIdField(record),
+		...recordIdField(picker, batchedIdField(record)),
 		...(simplify ? simplifyProperties(simplify) : []),
 		...(options.length ? [optionsCollection] : []),
 	];

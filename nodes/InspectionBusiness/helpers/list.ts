@@ -14,8 +14,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
-import { filtersCollection, pathIdField, returnAllFields, sortFields } from '../../shared/fields';
-import { locatorParameter } from './locatorsByVersion';
+import { filtersCollection, returnAllFields, sortFields } from '../../shared/fields';
 import { shownFor } from './operation';
 import { outputShape, simplifyProperties, type SimplifyConfig } from './simplifyOption';
 import { dateTimeZone } from './timezone';
@@ -25,7 +24,6 @@ import { filterValues, sortValue } from './wireValues';
 function listShape(endpoint: EndpointKey) {
 	const filters = filtersCollection(endpoint);
 	return {
-		pathNames: ENDPOINTS[endpoint].pathParams,
 		filters,
 		hasFilters: (filters.options ?? []).length > 0,
 		sortable: ENDPOINTS[endpoint].query.some((p) => p.name === 'sort'),
@@ -38,14 +36,14 @@ export function listFields(
 	operation: string,
 	endpoint: EndpointKey,
 	options: {
-		/** What the endpoint's path placeholders are, e.g. the inspection whose attachments are listed. */
-		pathParamDescription?: string;
+		/** The fields of the endpoint's path ids, e.g. the inspection whose attachments are listed. */
+		pathFields?: INodeProperties[];
 		simplify?: SimplifyConfig;
 	} = {},
 ): INodeProperties[] {
 	const list = listShape(endpoint);
 	return updateDisplayOptions(shownFor(resource, operation), [
-		...list.pathNames.map((name) => pathIdField(name, options.pathParamDescription ?? '')),
+		...(options.pathFields ?? []),
 		...returnAllFields,
 		...(options.simplify ? simplifyProperties(options.simplify) : []),
 		...(list.hasFilters ? [list.filters] : []),
@@ -53,12 +51,14 @@ export function listFields(
 	]);
 }
 
-/** One item's list request: its path ids, its Filters and sort as query, and Limit (none: Return All). */
-export function listRequest(ctx: IExecuteFunctions, endpoint: EndpointKey, itemIndex: number) {
+/** One item's list request: the path ids given, its Filters and sort as query, and Limit (none: Return All). */
+export function listRequest(
+	ctx: IExecuteFunctions,
+	endpoint: EndpointKey,
+	itemIndex: number,
+	pathParams: Record<string, string> = {},
+) {
 	const list = listShape(endpoint);
-	const pathParams = Object.fromEntries(
-		list.pathNames.map((name) => [name, locatorParameter(ctx, name, itemIndex)]),
-	);
 	const query = list.hasFilters
 		? filterValues(
 				endpoint,

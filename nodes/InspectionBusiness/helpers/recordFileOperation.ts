@@ -11,9 +11,11 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { idsParamOf } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
+import type { LocatorKind } from '../../shared/locators';
 import { batchedIdField } from '../../shared/fields';
 import { batchedGet } from './batchedGet';
 import { binaryPropertyField, downloadToBinary } from './download';
+import { recordIdField } from './locatorsByVersion';
 import { shownFor, type BatchOperation } from './operation';
 
 interface RecordFileConfig {
@@ -22,6 +24,8 @@ interface RecordFileConfig {
 	endpoint: EndpointKey;
 	/** The record's name, e.g. "Contact". */
 	record: string;
+	/** What the record-id field picks (a locator from version 2). */
+	picker: LocatorKind;
 	/** The record field holding the signed link, e.g. photo_url. */
 	urlField: string;
 	/** The file's name in messages, e.g. "photo". */
@@ -36,10 +40,10 @@ export function recordFileOperation(config: RecordFileConfig): BatchOperation {
 	const idsParam = idsParamOf(endpoint);
 	if (!idsParam) throw new Error(`Endpoint table: ${endpoint} cannot be read by IDs`);
 	const properties = [
-		{
+		...recordIdField(config.picker, {
 			...batchedIdField(record),
 			description: `ID of the ${record.toLowerCase()} whose ${file} to download. All input items are read together for fresh links.`,
-		},
+		}),
 		binaryPropertyField,
 	];
 
@@ -47,6 +51,7 @@ export function recordFileOperation(config: RecordFileConfig): BatchOperation {
 		return await batchedGet.call(this, items, {
 			endpoint,
 			record,
+			picker: config.picker,
 			notFoundHint: config.notFoundHint,
 			finish: downloadFileOf(config),
 		});

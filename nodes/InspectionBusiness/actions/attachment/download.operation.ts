@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../shared/fields';
 import { findAttachment } from '../../helpers/attachments';
+import { recordIdField } from '../../helpers/locatorsByVersion';
 import { binaryPropertyField, downloadToBinary } from '../../helpers/download';
 
 /** Download reads a fresh signed link from the inspection's attachment list, then fetches it. */
@@ -34,11 +35,14 @@ export const description = updateDisplayOptions(
 			],
 			default: 'attachment',
 		},
-		{
+		...recordIdField('inspection', {
 			...pathIdField('inspection_id', 'The inspection the attachment belongs to'),
 			displayOptions: { show: { source: ['attachment'] } },
-		},
-		{ ...attachmentIdField, displayOptions: { show: { source: ['attachment'] } } },
+		}),
+		...recordIdField('attachment', {
+			...attachmentIdField,
+			displayOptions: { show: { source: ['attachment'] } },
+		}),
 		{
 			displayName: 'URL',
 			name: 'url',

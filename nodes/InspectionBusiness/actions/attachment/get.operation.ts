@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../shared/fields';
 import { findAttachment } from '../../helpers/attachments';
+import { recordIdField } from '../../helpers/locatorsByVersion';
 
 /** Get reads the inspection's attachment list (attachment ids are unique within it only). */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -11,7 +12,13 @@ export const queryScope: readonly string[] = [];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['get'] } },
-	[pathIdField('inspection_id', 'The inspection the attachment belongs to'), attachmentIdField],
+	[
+		...recordIdField(
+			'inspection',
+			pathIdField('inspection_id', 'The inspection the attachment belongs to'),
+		),
+		...recordIdField('attachment', attachmentIdField),
+	],
 );
 
 export async function execute(

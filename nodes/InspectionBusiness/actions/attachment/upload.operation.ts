@@ -16,7 +16,7 @@ import {
 	validateUploadFile,
 } from '../../../shared/transport/upload';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
-import { locatorParameter } from '../../helpers/locatorsByVersion';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 export const endpoint = 'uploadAttachment' satisfies EndpointKey;
 
@@ -29,9 +29,12 @@ const onlyFor = (kind: string, property: INodeProperties): INodeProperties => ({
 export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['upload'] } },
 	[
-		pathIdField(
-			'inspection_id',
-			'The inspection to attach to; a report needs a confirmed inspection',
+		...recordIdField(
+			'inspection',
+			pathIdField(
+				'inspection_id',
+				'The inspection to attach to; a report needs a confirmed inspection',
+			),
 		),
 		{ ...field('kind'), required: true },
 		field('name'),
@@ -108,7 +111,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const inspectionId = locatorParameter(this, 'inspection_id', itemIndex);
+	const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
 	const kind = this.getNodeParameter('kind', itemIndex) as 'report' | 'document';
 	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
 	const fields: Record<string, string> = { kind };

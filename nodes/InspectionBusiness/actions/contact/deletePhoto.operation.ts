@@ -4,16 +4,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../shared/endpoints';
 import { pathIdField } from '../../../shared/fields';
 import { apiRequest } from '../../../shared/transport';
-import { locatorParameter } from '../../helpers/locatorsByVersion';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 export const endpoint: EndpointKey = 'deleteContactPhoto';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['deletePhoto'] } },
 	[
-		pathIdField(
-			'contact_id',
-			'The contact whose photo to remove; removing a photo that is already gone is not an error',
+		...recordIdField(
+			'contact',
+			pathIdField(
+				'contact_id',
+				'The contact whose photo to remove; removing a photo that is already gone is not an error',
+			),
 		),
 	],
 );
@@ -22,7 +25,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const contactId = locatorParameter(this, 'contact_id', itemIndex);
+	const contactId = recordId(this, 'contact', 'contact_id', itemIndex);
 	const contact = (await apiRequest.call(this, endpoint, {
 		pathParams: { contact_id: contactId },
 	})) as IDataObject;

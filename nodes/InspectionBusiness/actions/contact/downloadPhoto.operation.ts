@@ -5,6 +5,7 @@ export const { description, executeBatch, endpoint, queryScope } = recordFileOpe
 	operation: 'downloadPhoto',
 	endpoint: 'listContacts',
 	record: 'Contact',
+	picker: 'contact',
 	urlField: 'photo_url',
 	file: 'photo',
 	notFoundHint:

@@ -6,7 +6,7 @@ import { bodyCollection, fieldsToClear, pathIdField } from '../../../shared/fiel
 import { apiRequest } from '../../../shared/transport';
 import { underRule } from '../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
-import { locatorParameter } from '../../helpers/locatorsByVersion';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 import { dateTimeZone } from '../../helpers/timezone';
 import { bodyValues } from '../../helpers/wireValues';
 
@@ -15,7 +15,7 @@ export const endpoint: EndpointKey = 'updateContact';
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['update'] } },
 	[
-		pathIdField('contact_id', 'The contact to update'),
+		...recordIdField('contact', pathIdField('contact_id', 'The contact to update')),
 		bodyCollection(endpoint, {
 			displayName: 'Update Fields',
 			name: 'updateFields',
@@ -34,7 +34,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const contactId = locatorParameter(this, 'contact_id', itemIndex);
+	const contactId = recordId(this, 'contact', 'contact_id', itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body = underRule(this.getNode(), () =>
 		bodyValues(endpoint, updateFields, dateTimeZone(this)),

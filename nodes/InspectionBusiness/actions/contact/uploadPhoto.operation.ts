@@ -5,14 +5,17 @@ import type { EndpointKey } from '../../../shared/endpoints';
 import { binaryInputField, pathIdField } from '../../../shared/fields';
 import { uploadFile } from '../../../shared/transport';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
-import { locatorParameter } from '../../helpers/locatorsByVersion';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 export const endpoint = 'uploadContactPhoto' satisfies EndpointKey;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['uploadPhoto'] } },
 	[
-		pathIdField('contact_id', 'The contact whose photo to set; a new photo replaces the old one'),
+		...recordIdField(
+			'contact',
+			pathIdField('contact_id', 'The contact whose photo to set; a new photo replaces the old one'),
+		),
 		binaryInputField,
 		uploadOptionsField,
 	],
@@ -23,7 +26,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const contactId = locatorParameter(this, 'contact_id', itemIndex);
+	const contactId = recordId(this, 'contact', 'contact_id', itemIndex);
 	const file = await readBinaryFile(this, itemIndex, 'photo');
 	const contact = await uploadFile.call(this, endpoint, {
 		pathParams: { contact_id: contactId },

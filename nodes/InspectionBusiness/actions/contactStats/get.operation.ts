@@ -8,6 +8,7 @@ export const { description, executeBatch, endpoint, queryScope } = getOperation(
 	resource: 'contactStats',
 	endpoint: 'listContactStats',
 	record: 'Contact',
+	picker: 'contact',
 	options: ['from', 'to'],
 	notFoundHint:
 		'No contact with this ID exists in the account of this credential. Check the ID and the credential.',

@@ -6,6 +6,7 @@ export const { description, executeBatch, endpoint, queryScope } = recordFileOpe
 	operation: 'downloadCoverPhoto',
 	endpoint: 'listInspections',
 	record: 'Inspection',
+	picker: 'inspection',
 	urlField: 'cover_photo_url',
 	file: 'cover photo',
 	notFoundHint:

@@ -6,6 +6,7 @@ export const { description, executeBatch, endpoint, queryScope } = getOperation(
 	resource: 'inspection',
 	endpoint: 'listInspections',
 	record: 'Inspection',
+	picker: 'inspection',
 	options: ['include_deleted'],
 	simplify: INSPECTION_SIMPLIFY,
 	notFoundHint:
