@@ -50,7 +50,19 @@ export async function batchedGet(
 	config: BatchedGetConfig,
 ): Promise<INodeExecutionData[]> {
 	const { requests, groups } = readRequests(this, items, config);
-	const results = await fetchGroups(this, config.endpoint, groups);
+	// Each group's records (one getByIds, called from here so a Get stays few frames from its request).
+	const results = new Map<string, GroupResult>();
+	for (const [key, group] of groups) {
+		try {
+			const found = await getByIds.call(this, config.endpoint, [...group.ids], {
+				query: group.query,
+			});
+			results.set(key, found);
+		} catch (error) {
+			// Reported on each item of the group, so each gets its own index.
+			results.set(key, { failed: error });
+		}
+	}
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
 		try {
@@ -83,23 +95,6 @@ function readRequests(
 		}
 	}
 	return { requests, groups };
-}
-
-async function fetchGroups(
-	ctx: IExecuteFunctions,
-	endpoint: EndpointKey,
-	groups: Map<string, Group>,
-): Promise<Map<string, GroupResult>> {
-	const results = new Map<string, GroupResult>();
-	for (const [key, group] of groups) {
-		try {
-			results.set(key, await getByIds.call(ctx, endpoint, [...group.ids], { query: group.query }));
-		} catch (error) {
-			// Reported on each item of the group, so each gets its own index.
-			results.set(key, { failed: error });
-		}
-	}
-	return results;
 }
 
 /** One item's output: its record, shaped and finished; a throw fails the item. */

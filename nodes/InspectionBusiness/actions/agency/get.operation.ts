@@ -1,5 +1,9 @@
 import { getOperation } from '../../helpers/getOperation';
 
+/**
+ * Get: all items' agencies read together from GET /v1/agencies?ids=… (endpoint table:
+ * `listAgencies`), 200 IDs per request (helpers/batchedGet.ts).
+ */
 export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'agency',
 	endpoint: 'listAgencies',

@@ -7,7 +7,8 @@ import { listFields, listOutput, listRequest } from '../../helpers/list';
 import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 /**
- * Get Many: GET /v1/inspections/{inspection_id}/attachments (endpoint table: `listInspectionAttachments`) with the item's Filters and
+ * Get Many: GET /v1/inspections/{inspection_id}/attachments (endpoint table:
+ * `listInspectionAttachments`) with the item's Filters and
  * sort, every page or up to Limit; one output item per attachment.
  */
 export const endpoint = 'listInspectionAttachments' satisfies EndpointKey;

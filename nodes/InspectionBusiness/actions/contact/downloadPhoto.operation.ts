@@ -1,5 +1,10 @@
 import { recordFileOperation } from '../../helpers/recordFileOperation';
 
+/**
+ * Download Photo: all items' contacts read together from GET /v1/contacts?ids=… (endpoint table:
+ * `listContacts`) for fresh signed links, then each photo_url fetched without the key
+ * (helpers/recordFileOperation.ts).
+ */
 export const { description, executeBatch, endpoint, queryScope } = recordFileOperation({
 	resource: 'contact',
 	operation: 'downloadPhoto',

@@ -1,6 +1,9 @@
 import { getOperation } from '../../helpers/getOperation';
 
-/** Reads events by ids, which the assumed events list takes (eventsPath). */
+/**
+ * Get: all items' events read together from GET /v1/events?ids=… (endpoint table: `listEvents`),
+ * 200 IDs per request (helpers/batchedGet.ts); the assumed events list takes ids (eventsPath).
+ */
 export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'inspectionEvent',
 	endpoint: 'listEvents',

@@ -4,7 +4,10 @@ import type { EndpointKey } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { countFields, countOutput, countQuery } from '../../helpers/count';
 
-/** Count: one GET of the `listTags` list (endpoint table) with the item's Filters and limit=1; outputs the answer's total as { count }. */
+/**
+ * Count: one GET of the `listTags` list (endpoint table) with the item's Filters and limit=1;
+ * outputs the answer's total as { count }.
+ */
 export const endpoint = 'listTags' satisfies EndpointKey;
 
 export const { description, queryScope } = countFields('tag', endpoint);
