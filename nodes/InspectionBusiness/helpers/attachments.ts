@@ -2,22 +2,19 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readAll } from '../../shared/transport';
-import { recordId } from './locatorsByVersion';
 
 /** Each execution's inspection attachment lists, by inspection id; n8n gives each run its own context. */
 const listingsByRun = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[]>>>();
 
 /**
- * The attachment named by the item's Inspection ID and Attachment ID (an
- * attachment id is unique within its inspection only). Each inspection's list
- * is read once per execution and shared by the items that look into it.
+ * The attachments of an inspection, read once per execution and shared by the
+ * items that look into it (an attachment id is unique within its inspection
+ * only, so Get and Download read the inspection's list).
  */
-export async function findAttachment(
+export function inspectionAttachments(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const inspectionId = recordId(ctx, 'inspection', 'inspection_id', itemIndex);
-	const attachmentId = recordId(ctx, 'attachment', 'attachment_id', itemIndex);
+	inspectionId: string,
+): Promise<IDataObject[]> {
 	let listings = listingsByRun.get(ctx);
 	if (!listings) {
 		listings = new Map();
@@ -30,7 +27,18 @@ export async function findAttachment(
 		});
 		listings.set(inspectionId, listing);
 	}
-	const attachment = (await listing).find((a) => String(a.id) === attachmentId);
+	return listing;
+}
+
+/** The attachment with the item's Attachment ID in its inspection's list; none fails the item. */
+export function attachmentIn(
+	ctx: IExecuteFunctions,
+	attachments: IDataObject[],
+	ids: { inspectionId: string; attachmentId: string },
+	itemIndex: number,
+): IDataObject {
+	const { inspectionId, attachmentId } = ids;
+	const attachment = attachments.find((a) => String(a.id) === attachmentId);
 	if (!attachment) {
 		throw new NodeOperationError(
 			ctx.getNode(),

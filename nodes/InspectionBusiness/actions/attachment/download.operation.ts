@@ -3,8 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../shared/fields';
-import { findAttachment } from '../../helpers/attachments';
-import { recordIdField } from '../../helpers/locatorsByVersion';
+import { attachmentIn, inspectionAttachments } from '../../helpers/attachments';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 import { binaryPropertyField, downloadToBinary } from '../../helpers/download';
 
 /** Download reads a fresh signed link from the inspection's attachment list, then fetches it. */
@@ -67,7 +67,10 @@ export async function execute(
 		json = this.getInputData()[itemIndex].json;
 		url = (this.getNodeParameter('url', itemIndex) as string).trim();
 	} else {
-		json = await findAttachment(this, itemIndex);
+		const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
+		const attachmentId = recordId(this, 'attachment', 'attachment_id', itemIndex);
+		const attachments = await inspectionAttachments(this, inspectionId);
+		json = attachmentIn(this, attachments, { inspectionId, attachmentId }, itemIndex);
 		if (!json.url) {
 			throw new NodeOperationError(
 				this.getNode(),

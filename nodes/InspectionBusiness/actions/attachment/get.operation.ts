@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../shared/fields';
-import { findAttachment } from '../../helpers/attachments';
-import { recordIdField } from '../../helpers/locatorsByVersion';
+import { attachmentIn, inspectionAttachments } from '../../helpers/attachments';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 /** Get reads the inspection's attachment list (attachment ids are unique within it only). */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -25,6 +25,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const json = await findAttachment(this, itemIndex);
+	const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
+	const attachmentId = recordId(this, 'attachment', 'attachment_id', itemIndex);
+	const attachments = await inspectionAttachments(this, inspectionId);
+	const json = attachmentIn(this, attachments, { inspectionId, attachmentId }, itemIndex);
 	return [{ json, pairedItem: { item: itemIndex } }];
 }
