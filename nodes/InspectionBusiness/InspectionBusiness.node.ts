@@ -9,8 +9,8 @@ import { InspectionBusinessActionNode } from './actionNode';
  */
 export class InspectionBusiness extends VersionedNodeType {
 	constructor() {
-		// One implementation serves both versions; v2 differs in its description
-		// (`@version` display options: locators instead of id strings).
+		// One implementation serves both versions; what version 1 does
+		// differently is listed in helpers/versions.ts.
 		const node = new InspectionBusinessActionNode();
 		const { displayName, name, icon, group, description } = node.description;
 		const nodeVersions: IVersionedNodeType['nodeVersions'] = { 1: node, 2: node };

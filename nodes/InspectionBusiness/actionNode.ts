@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { router } from './actions/router';
+import { continueOrThrow, errorItem } from './helpers/execution';
 import { ICON, nodeDescription, subtitleExpression } from './actions/nodeDescription';
 import {
 	searchAgencies,
@@ -36,7 +37,23 @@ export class InspectionBusinessActionNode implements INodeType {
 		},
 	};
 
+	/**
+	 * Runs the operation the router picks: all items at once when they share
+	 * requests, else item by item. A failing item stops the node (its error
+	 * tagged with its index) or, with continue-on-fail, becomes an error item.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		const operation = router.call(this);
+		const items = this.getInputData();
+		if ('executeBatch' in operation) return [await operation.executeBatch.call(this, items)];
+		const output: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				for (const item of await operation.execute.call(this, itemIndex)) output.push(item);
+			} catch (error) {
+				output.push(errorItem(continueOrThrow(this, error, itemIndex), itemIndex));
+			}
+		}
+		return [output];
 	}
 }

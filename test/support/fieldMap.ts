@@ -59,12 +59,20 @@ export function allOperations(): Array<{ resource: string; operation: string }> 
 	);
 }
 
+/** Version 2's variant of a record-id field: a resource locator shown from version 2 only. */
+const isVersion2Picker = (property: INodeProperties): boolean =>
+	property.type === 'resourceLocator' &&
+	JSON.stringify(property.displayOptions?.show?.['@version']) === '[{"_cnd":{"gte":2}}]';
+
 /** The operation's parameters that carry a wire field, collections opened. */
 export function operationFields(resource: string, operation: string): OperationField[] {
 	const op = operationOf(resource, operation);
 	const fields: OperationField[] = [];
 	const visit = (properties: INodeProperties[], prefix: string) => {
 		for (const property of properties) {
+			// A record-id field is described twice, as version 1's ID string and version 2's
+			// record picker (recordIdField): one field, counted once, as version 1 shows it.
+			if (isVersion2Picker(property)) continue;
 			if (property.type === 'collection') {
 				visit(property.options as INodeProperties[], `${prefix}${property.name}.`);
 				continue;

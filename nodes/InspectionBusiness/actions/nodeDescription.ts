@@ -2,7 +2,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import { ACTION_NODE_DESCRIPTION } from '../../shared/descriptions';
-import { withLocators } from '../helpers/locatorsByVersion';
 
 import * as agency from './agency';
 import * as attachment from './attachment';
@@ -47,8 +46,9 @@ export function subtitleExpression(properties: INodeProperties[]): string {
 /**
  * The node's description, one for versions 1 and 2, less what
  * `InspectionBusinessActionNode`'s class literal adds (group, icon, subtitle,
- * tool use). Version 2 shows the picked ids as resource locators
- * (`withLocators`); version 1 keeps strings.
+ * tool use). Each operation's record-id fields carry their version 1 and
+ * version 2 variants (`recordIdField`; what version 1 does differently:
+ * helpers/versions.ts).
  */
 export const nodeDescription: Omit<INodeTypeDescription, 'group'> = {
 	displayName: 'Inspection Business',
@@ -76,14 +76,12 @@ export const nodeDescription: Omit<INodeTypeDescription, 'group'> = {
 			],
 			default: 'contact',
 		},
-		...withLocators([
-			...agency.description,
-			...attachment.description,
-			...contact.description,
-			...contactStats.description,
-			...inspection.description,
-			...inspectionEvent.description,
-			...tag.description,
-		]),
+		...agency.description,
+		...attachment.description,
+		...contact.description,
+		...contactStats.description,
+		...inspection.description,
+		...inspectionEvent.description,
+		...tag.description,
 	],
 };

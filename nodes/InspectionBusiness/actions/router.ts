@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Operation } from '../helpers/operation';
@@ -21,7 +21,8 @@ export const resources: Record<string, Record<string, Operation>> = {
 	tag: tag.operations,
 };
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+/** The operation the node is set to, by resource and operation; the node's execute runs it. */
+export function router(this: IExecuteFunctions): Operation {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const handler = Object.hasOwn(resources, resource) ? resources[resource][operation] : undefined;
@@ -31,5 +32,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
-	return [await handler.execute.call(this, this.getInputData())];
+	return handler;
 }

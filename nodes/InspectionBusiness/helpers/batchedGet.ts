@@ -10,6 +10,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { LocatorKind } from '../../shared/locators';
 import type { EndpointKey } from '../../shared/endpoints';
 import { getByIds, idKey } from '../../shared/transport';
 import { continueOrThrow, errorItem, uuidParameter } from './execution';
@@ -19,6 +20,8 @@ interface BatchedGetConfig {
 	endpoint: EndpointKey;
 	/** The record's name for messages, e.g. "Contact". */
 	record: string;
+	/** What the record-id field \`id\` picks. */
+	picker: LocatorKind;
 	/** Query options of one item (e.g. include_deleted); items with equal options share requests. */
 	query?: (this: IExecuteFunctions, itemIndex: number) => IDataObject;
 	/** Output shape of one record (e.g. Simplify). */
@@ -47,7 +50,19 @@ export async function batchedGet(
 	config: BatchedGetConfig,
 ): Promise<INodeExecutionData[]> {
 	const { requests, groups } = readRequests(this, items, config);
-	const results = await fetchGroups(this, config.endpoint, groups);
+	// Each group's records (one getByIds, called from here so a Get stays few frames from its request).
+	const results = new Map<string, GroupResult>();
+	for (const [key, group] of groups) {
+		try {
+			const found = await getByIds.call(this, config.endpoint, [...group.ids], {
+				query: group.query,
+			});
+			results.set(key, found);
+		} catch (error) {
+			// Reported on each item of the group, so each gets its own index.
+			results.set(key, { failed: error });
+		}
+	}
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
 		try {
@@ -69,7 +84,7 @@ function readRequests(
 	const groups = new Map<string, Group>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const id = uuidParameter(ctx, 'id', `${config.record} ID`, itemIndex);
+			const id = uuidParameter(ctx, config.picker, 'id', `${config.record} ID`, itemIndex);
 			const query = config.query?.call(ctx, itemIndex) ?? {};
 			const group = JSON.stringify(query);
 			if (!groups.has(group)) groups.set(group, { query, ids: new Set() });
@@ -80,23 +95,6 @@ function readRequests(
 		}
 	}
 	return { requests, groups };
-}
-
-async function fetchGroups(
-	ctx: IExecuteFunctions,
-	endpoint: EndpointKey,
-	groups: Map<string, Group>,
-): Promise<Map<string, GroupResult>> {
-	const results = new Map<string, GroupResult>();
-	for (const [key, group] of groups) {
-		try {
-			results.set(key, await getByIds.call(ctx, endpoint, [...group.ids], { query: group.query }));
-		} catch (error) {
-			// Reported on each item of the group, so each gets its own index.
-			results.set(key, { failed: error });
-		}
-	}
-	return results;
 }
 
 /** One item's output: its record, shaped and finished; a throw fails the item. */

@@ -1,7 +1,8 @@
 /**
- * Item-level error handling shared by every operation: errors carry the index
- * of the item that caused them, and continue-on-fail turns them into error
- * items (with pairedItem) instead of stopping the node.
+ * Item-level error handling shared by every operation (the node's execute
+ * runs it per item; batched operations call it themselves): errors carry the
+ * index of the item that caused them, and continue-on-fail turns them into
+ * error items (with pairedItem) instead of stopping the node.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -9,7 +10,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isUuid } from '../../shared/rules/formats';
 import { RuleViolation } from '../../shared/rules/violation';
 import { invalidInput } from '../../shared/validation';
-import { locatorParameter } from './locatorsByVersion';
+import type { LocatorKind } from '../../shared/locators';
+import { recordId } from './locatorsByVersion';
 
 export type ItemError = NodeApiError | NodeOperationError;
 
@@ -48,50 +50,18 @@ export function continueOrThrow(
 }
 
 /**
- * Runs `run` for each input item and concatenates what it returns. A failing
- * item either stops the node (error tagged with its index) or, with
- * continue-on-fail, becomes an error item; records of a failed item are dropped.
- */
-export async function forEachItem(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	run: (itemIndex: number) => Promise<INodeExecutionData[]>,
-): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			for (const item of await run(itemIndex)) output.push(item);
-		} catch (error) {
-			output.push(errorItem(continueOrThrow(ctx, error, itemIndex), itemIndex));
-		}
-	}
-	return output;
-}
-
-/** `forEachItem` for operations on the record named by a path ID parameter, e.g. contact_id. */
-export async function forEachIdItem(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	idParameter: string,
-	run: (id: string, itemIndex: number) => Promise<INodeExecutionData[]>,
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(ctx, items, async (itemIndex) => {
-		return await run(locatorParameter(ctx, idParameter, itemIndex), itemIndex);
-	});
-}
-
-/**
  * Reads an ID parameter (a string or a locator) and checks it is a UUID, naming the field if not. Get
  * checks each item's ID this way before the batch, so one bad ID fails only
  * its own item.
  */
 export function uuidParameter(
 	ctx: IExecuteFunctions,
+	kind: LocatorKind,
 	parameter: string,
 	label: string,
 	itemIndex: number,
 ): string {
-	const value = locatorParameter(ctx, parameter, itemIndex);
+	const value = recordId(ctx, kind, parameter, itemIndex);
 	if (!isUuid(value)) {
 		throw new NodeOperationError(ctx.getNode(), `${label}: "${value}" is not a valid ID`, {
 			itemIndex,

@@ -13,10 +13,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idsParamOf } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
+import type { LocatorKind } from '../../shared/locators';
 import { batchedIdField, queryParam, queryProperty } from '../../shared/fields';
 import { batchedGet } from './batchedGet';
 import { dateTimeZone } from './timezone';
-import { shownFor, type Operation } from './operation';
+import { recordIdField } from './locatorsByVersion';
+import { shownFor, type BatchOperation } from './operation';
 import { outputShape, simplifyProperties, type SimplifyConfig } from './simplifyOption';
 import { filterValues } from './wireValues';
 
@@ -25,22 +27,25 @@ interface GetConfig {
 	endpoint: EndpointKey;
 	/** The record's name, e.g. "Contact". */
 	record: string;
+	/** What the record-id field picks (a locator from version 2). */
+	picker: LocatorKind;
 	/** List query parameters offered as Options, e.g. include_deleted. */
 	options?: readonly string[];
 	simplify?: SimplifyConfig;
 	notFoundHint: string;
 }
 
-export function getOperation(config: GetConfig): Operation {
+export function getOperation(config: GetConfig): BatchOperation {
 	const { endpoint, simplify } = config;
 	const idsParam = idsParamOf(endpoint);
 	if (!idsParam) throw new Error(`Endpoint table: ${endpoint} cannot be read by IDs`);
 	const optionNames = config.options ?? [];
 
-	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+	async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]) {
 		return await batchedGet.call(this, items, {
 			endpoint,
 			record: config.record,
+			picker: config.picker,
 			notFoundHint: config.notFoundHint,
 			query: optionNames.length ? optionValues(endpoint) : undefined,
 			shape: simplify ? simplified(simplify) : undefined,
@@ -49,13 +54,19 @@ export function getOperation(config: GetConfig): Operation {
 
 	return {
 		description: updateDisplayOptions(shownFor(config.resource, 'get'), fieldsOf(config)),
-		execute,
+		executeBatch,
 		endpoint,
 		queryScope: [idsParam, ...optionNames],
 	};
 }
 
-function fieldsOf({ endpoint, record, options = [], simplify }: GetConfig): INodeProperties[] {
+function fieldsOf({
+	endpoint,
+	record,
+	picker,
+	options = [],
+	simplify,
+}: GetConfig): INodeProperties[] {
 	const optionsCollection: INodeProperties = {
 		displayName: 'Options',
 		name: 'options',
@@ -65,7 +76,7 @@ function fieldsOf({ endpoint, record, options = [], simplify }: GetConfig): INod
 		options: options.map((name) => queryProperty(queryParam(endpoint, name))),
 	};
 	return [
-		batchedIdField(record),
+		...recordIdField(picker, batchedIdField(record)),
 		...(simplify ? simplifyProperties(simplify) : []),
 		...(options.length ? [optionsCollection] : []),
 	];

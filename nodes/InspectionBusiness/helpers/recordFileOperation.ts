@@ -11,10 +11,12 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { idsParamOf } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
+import type { LocatorKind } from '../../shared/locators';
 import { batchedIdField } from '../../shared/fields';
 import { batchedGet } from './batchedGet';
 import { binaryPropertyField, downloadToBinary } from './download';
-import { shownFor, type Operation } from './operation';
+import { recordIdField } from './locatorsByVersion';
+import { shownFor, type BatchOperation } from './operation';
 
 interface RecordFileConfig {
 	resource: string;
@@ -22,6 +24,8 @@ interface RecordFileConfig {
 	endpoint: EndpointKey;
 	/** The record's name, e.g. "Contact". */
 	record: string;
+	/** What the record-id field picks (a locator from version 2). */
+	picker: LocatorKind;
 	/** The record field holding the signed link, e.g. photo_url. */
 	urlField: string;
 	/** The file's name in messages, e.g. "photo". */
@@ -31,22 +35,23 @@ interface RecordFileConfig {
 	noFileHint: string;
 }
 
-export function recordFileOperation(config: RecordFileConfig): Operation {
+export function recordFileOperation(config: RecordFileConfig): BatchOperation {
 	const { endpoint, record, file } = config;
 	const idsParam = idsParamOf(endpoint);
 	if (!idsParam) throw new Error(`Endpoint table: ${endpoint} cannot be read by IDs`);
 	const properties = [
-		{
+		...recordIdField(config.picker, {
 			...batchedIdField(record),
 			description: `ID of the ${record.toLowerCase()} whose ${file} to download. All input items are read together for fresh links.`,
-		},
+		}),
 		binaryPropertyField,
 	];
 
-	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+	async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]) {
 		return await batchedGet.call(this, items, {
 			endpoint,
 			record,
+			picker: config.picker,
 			notFoundHint: config.notFoundHint,
 			finish: downloadFileOf(config),
 		});
@@ -54,7 +59,7 @@ export function recordFileOperation(config: RecordFileConfig): Operation {
 
 	return {
 		description: updateDisplayOptions(shownFor(config.resource, config.operation), properties),
-		execute,
+		executeBatch,
 		endpoint,
 		queryScope: [idsParam],
 	};

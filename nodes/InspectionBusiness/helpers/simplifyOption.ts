@@ -8,7 +8,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { labelOf } from '../../shared/fields';
-import { LOCATOR_VERSION } from './locatorsByVersion';
 import {
 	CONTACT_KEY_FIELDS,
 	CONTACT_RECORD_FIELDS,
@@ -18,6 +17,7 @@ import {
 	inspectionKeyFields,
 	simplifyInspection,
 } from './simplifiedRecords';
+import { FROM_V2, isVersion1 } from './versions';
 
 type Simplify = (record: IDataObject) => IDataObject;
 
@@ -44,8 +44,6 @@ export const CONTACT_SIMPLIFY: SimplifyConfig = {
 	keyFieldNames: CONTACT_KEY_FIELDS,
 	recordFields: CONTACT_RECORD_FIELDS,
 };
-
-const FROM_V2 = { '@version': [{ _cnd: { gte: LOCATOR_VERSION } }] };
 
 export function simplifyProperties(config: SimplifyConfig): INodeProperties[] {
 	const simplify: INodeProperties = {
@@ -82,7 +80,7 @@ export function outputShape(
 	config: SimplifyConfig | undefined,
 ): Simplify | undefined {
 	if (!config) return undefined;
-	const v1 = ctx.getNode().typeVersion < LOCATOR_VERSION;
+	const v1 = isVersion1(ctx);
 	if (v1 && !config.v1) return undefined;
 	if (!(ctx.getNodeParameter('simplify', itemIndex, true) as boolean)) return undefined;
 	if (v1) return config.v1;

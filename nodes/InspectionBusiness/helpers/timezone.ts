@@ -1,7 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-/** The first version that reads a date without an offset in the workflow's timezone. */
-const WORKFLOW_TIMEZONE_VERSION = 2;
+import { isVersion1 } from './versions';
 
 /**
  * The timezone a date or date-time without an offset is read in. Version 1
@@ -11,5 +10,5 @@ const WORKFLOW_TIMEZONE_VERSION = 2;
  * keeps UTC. Version 2 reads it as n8n's date picker means it.
  */
 export function dateTimeZone(ctx: IExecuteFunctions): string {
-	return ctx.getNode().typeVersion < WORKFLOW_TIMEZONE_VERSION ? 'UTC' : ctx.getTimezone();
+	return isVersion1(ctx) ? 'UTC' : ctx.getTimezone();
 }

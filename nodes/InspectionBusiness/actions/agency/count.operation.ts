@@ -1,7 +1,23 @@
-import { countOperation } from '../../helpers/countOperation';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-export const { description, execute, endpoint, queryScope } = countOperation({
-	resource: 'agency',
-	endpoint: 'listAgencies',
-	records: 'agencies',
-});
+import type { EndpointKey } from '../../../shared/endpoints';
+import { apiRequest } from '../../../shared/transport';
+import { countFields, countOutput, countQuery } from '../../helpers/count';
+
+/**
+ * Count: one GET of the `listAgencies` list (endpoint table) with the item's Filters and
+ * limit=1; outputs the answer's total as { count }.
+ */
+export const endpoint = 'listAgencies' satisfies EndpointKey;
+
+export const { description, queryScope } = countFields('agency', endpoint);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const page = await apiRequest.call(this, endpoint, {
+		query: countQuery(this, endpoint, itemIndex),
+	});
+	return countOutput(this, endpoint, itemIndex, page, 'agencies');
+}

@@ -3,9 +3,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../shared/fields';
-import { attachmentFinder } from '../../helpers/attachments';
+import { attachmentIn, inspectionAttachments } from '../../helpers/attachments';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 import { binaryPropertyField, downloadToBinary } from '../../helpers/download';
-import { forEachItem } from '../../helpers/execution';
 
 /** Download reads a fresh signed link from the inspection's attachment list, then fetches it. */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -35,11 +35,14 @@ export const description = updateDisplayOptions(
 			],
 			default: 'attachment',
 		},
-		{
+		...recordIdField('inspection', {
 			...pathIdField('inspection_id', 'The inspection the attachment belongs to'),
 			displayOptions: { show: { source: ['attachment'] } },
-		},
-		{ ...attachmentIdField, displayOptions: { show: { source: ['attachment'] } } },
+		}),
+		...recordIdField('attachment', {
+			...attachmentIdField,
+			displayOptions: { show: { source: ['attachment'] } },
+		}),
 		{
 			displayName: 'URL',
 			name: 'url',
@@ -56,40 +59,40 @@ export const description = updateDisplayOptions(
 
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const findAttachment = attachmentFinder(this);
-	return await forEachItem(this, items, async (itemIndex) => {
-		let json: IDataObject;
-		let url: string;
-		if (this.getNodeParameter('source', itemIndex) === 'url') {
-			json = items[itemIndex].json;
-			url = (this.getNodeParameter('url', itemIndex) as string).trim();
-		} else {
-			json = await findAttachment(itemIndex);
-			if (!json.url) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`Attachment ${String(json.id)} has no file to download`,
-					{
-						itemIndex,
-						description:
-							'A report may be only a name and a description (for example a link) without a file.',
-					},
-				);
-			}
-			url = json.url as string;
+	let json: IDataObject;
+	let url: string;
+	if (this.getNodeParameter('source', itemIndex) === 'url') {
+		json = this.getInputData()[itemIndex].json;
+		url = (this.getNodeParameter('url', itemIndex) as string).trim();
+	} else {
+		const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
+		const attachmentId = recordId(this, 'attachment', 'attachment_id', itemIndex);
+		const attachments = await inspectionAttachments(this, inspectionId);
+		json = attachmentIn(this, attachments, { inspectionId, attachmentId }, itemIndex);
+		if (!json.url) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Attachment ${String(json.id)} has no file to download`,
+				{
+					itemIndex,
+					description:
+						'A report may be only a name and a description (for example a link) without a file.',
+				},
+			);
 		}
-		if (!url) {
-			throw new NodeOperationError(this.getNode(), 'URL: no link to download', {
-				itemIndex,
-				description: 'Map URL to the url (or photo_url, cover_photo_url) of a record.',
-			});
-		}
-		const binary = await downloadToBinary(this, itemIndex, url, {
-			fileName: json.filename as string | undefined,
-			mimeType: json.content_type as string | undefined,
+		url = json.url as string;
+	}
+	if (!url) {
+		throw new NodeOperationError(this.getNode(), 'URL: no link to download', {
+			itemIndex,
+			description: 'Map URL to the url (or photo_url, cover_photo_url) of a record.',
 		});
-		return [{ json, binary, pairedItem: { item: itemIndex } }];
+	}
+	const binary = await downloadToBinary(this, itemIndex, url, {
+		fileName: json.filename as string | undefined,
+		mimeType: json.content_type as string | undefined,
 	});
+	return [{ json, binary, pairedItem: { item: itemIndex } }];
 }

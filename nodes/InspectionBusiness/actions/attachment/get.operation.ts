@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { attachmentIdField, pathIdField } from '../../../shared/fields';
-import { attachmentFinder } from '../../helpers/attachments';
-import { forEachItem } from '../../helpers/execution';
+import { attachmentIn, inspectionAttachments } from '../../helpers/attachments';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 /** Get reads the inspection's attachment list (attachment ids are unique within it only). */
 export const endpoint: EndpointKey = 'listInspectionAttachments';
@@ -12,16 +12,22 @@ export const queryScope: readonly string[] = [];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['get'] } },
-	[pathIdField('inspection_id', 'The inspection the attachment belongs to'), attachmentIdField],
+	[
+		...recordIdField(
+			'inspection',
+			pathIdField('inspection_id', 'The inspection the attachment belongs to'),
+		),
+		...recordIdField('attachment', attachmentIdField),
+	],
 );
 
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const findAttachment = attachmentFinder(this);
-	return await forEachItem(this, items, async (itemIndex) => {
-		const json = await findAttachment(itemIndex);
-		return [{ json, pairedItem: { item: itemIndex } }];
-	});
+	const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
+	const attachmentId = recordId(this, 'attachment', 'attachment_id', itemIndex);
+	const attachments = await inspectionAttachments(this, inspectionId);
+	const json = attachmentIn(this, attachments, { inspectionId, attachmentId }, itemIndex);
+	return [{ json, pairedItem: { item: itemIndex } }];
 }

@@ -1,8 +1,22 @@
-import { listOperation } from '../../helpers/listOperation';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-/** Account-wide, newest change first; attachments of deleted and sample inspections are left out. */
-export const { description, execute, endpoint } = listOperation({
-	resource: 'attachment',
-	operation: 'getAll',
-	endpoint: 'listAttachments',
-});
+import type { EndpointKey } from '../../../shared/endpoints';
+import { readAll } from '../../../shared/transport';
+import { listFields, listOutput, listRequest } from '../../helpers/list';
+
+/**
+ * Get Many: GET /v1/attachments (endpoint table: `listAttachments`) with the item's Filters and
+ * sort, every page or up to Limit; one output item per attachment.
+ * Account-wide, newest change first; attachments of deleted and sample inspections are left out.
+ */
+export const endpoint = 'listAttachments' satisfies EndpointKey;
+
+export const description = listFields('attachment', 'getAll', endpoint);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const records = await readAll.call(this, endpoint, listRequest(this, endpoint, itemIndex));
+	return listOutput(this, itemIndex, records);
+}

@@ -16,7 +16,7 @@ import {
 	validateUploadFile,
 } from '../../../shared/transport/upload';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
-import { forEachIdItem } from '../../helpers/execution';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 export const endpoint = 'uploadAttachment' satisfies EndpointKey;
 
@@ -29,9 +29,12 @@ const onlyFor = (kind: string, property: INodeProperties): INodeProperties => ({
 export const description = updateDisplayOptions(
 	{ show: { resource: ['attachment'], operation: ['upload'] } },
 	[
-		pathIdField(
-			'inspection_id',
-			'The inspection to attach to; a report needs a confirmed inspection',
+		...recordIdField(
+			'inspection',
+			pathIdField(
+				'inspection_id',
+				'The inspection to attach to; a report needs a confirmed inspection',
+			),
 		),
 		{ ...field('kind'), required: true },
 		field('name'),
@@ -106,46 +109,45 @@ async function findSameUpload(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	return await forEachIdItem(this, items, 'inspection_id', async (inspectionId, itemIndex) => {
-		const kind = this.getNodeParameter('kind', itemIndex) as 'report' | 'document';
-		const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
-		const fields: Record<string, string> = { kind };
-		if (name) fields.name = name;
-		if (kind === 'report') {
-			const text = this.getNodeParameter('description', itemIndex, '') as string;
-			if (text) fields.description = text;
-		} else {
-			fields.internal_only = String(
-				this.getNodeParameter('internal_only', itemIndex, false) as boolean,
-			);
+	const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
+	const kind = this.getNodeParameter('kind', itemIndex) as 'report' | 'document';
+	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
+	const fields: Record<string, string> = { kind };
+	if (name) fields.name = name;
+	if (kind === 'report') {
+		const text = this.getNodeParameter('description', itemIndex, '') as string;
+		if (text) fields.description = text;
+	} else {
+		fields.internal_only = String(
+			this.getNodeParameter('internal_only', itemIndex, false) as boolean,
+		);
+	}
+	const sendFile =
+		kind === 'document' || (this.getNodeParameter('sendFile', itemIndex, true) as boolean);
+	const file = sendFile ? await readBinaryFile(this, itemIndex, kind) : undefined;
+	const upload: UploadOptions = {
+		pathParams: { inspection_id: inspectionId },
+		fields,
+		file,
+		rule: kind,
+	};
+	if (this.getNodeParameter('skipDuplicates', itemIndex, kind === 'report') as boolean) {
+		// Checked first, so that a file the server would refuse costs no list request.
+		const node = this.getNode();
+		validateUploadFields(node, endpoint, kind, fields, file !== undefined);
+		if (file) validateUploadFile(node, kind, file);
+		const same = await findSameUpload(this, upload);
+		if (same) {
+			return [
+				{
+					json: { ...same, skipped: true, reason: 'duplicate' },
+					pairedItem: { item: itemIndex },
+				},
+			];
 		}
-		const sendFile =
-			kind === 'document' || (this.getNodeParameter('sendFile', itemIndex, true) as boolean);
-		const file = sendFile ? await readBinaryFile(this, itemIndex, kind) : undefined;
-		const upload: UploadOptions = {
-			pathParams: { inspection_id: inspectionId },
-			fields,
-			file,
-			rule: kind,
-		};
-		if (this.getNodeParameter('skipDuplicates', itemIndex, kind === 'report') as boolean) {
-			// Checked first, so that a file the server would refuse costs no list request.
-			const node = this.getNode();
-			validateUploadFields(node, endpoint, kind, fields, file !== undefined);
-			if (file) validateUploadFile(node, kind, file);
-			const same = await findSameUpload(this, upload);
-			if (same) {
-				return [
-					{
-						json: { ...same, skipped: true, reason: 'duplicate' },
-						pairedItem: { item: itemIndex },
-					},
-				];
-			}
-		}
-		const attachment = await uploadFile.call(this, endpoint, upload);
-		return [{ json: attachment, pairedItem: { item: itemIndex } }];
-	});
+	}
+	const attachment = await uploadFile.call(this, endpoint, upload);
+	return [{ json: attachment, pairedItem: { item: itemIndex } }];
 }

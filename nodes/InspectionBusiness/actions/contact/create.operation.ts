@@ -6,7 +6,7 @@ import { bodyCollection, bodyFields, bodyProperties } from '../../../shared/fiel
 import { apiRequest } from '../../../shared/transport';
 import { underRule } from '../../../shared/validation';
 import { assertNoExclusiveConflict } from '../../helpers/contactBody';
-import { forEachItem } from '../../helpers/execution';
+
 import { dateTimeZone } from '../../helpers/timezone';
 import { bodyValues } from '../../helpers/wireValues';
 
@@ -31,16 +31,14 @@ export const description = updateDisplayOptions(
 
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const values: IDataObject = {
-			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
-		};
-		for (const name of REQUIRED) values[name] = this.getNodeParameter(name, itemIndex);
-		const body = underRule(this.getNode(), () => bodyValues(endpoint, values, dateTimeZone(this)));
-		assertNoExclusiveConflict(this, endpoint, body, itemIndex);
-		const contact = (await apiRequest.call(this, endpoint, { body })) as IDataObject;
-		return [{ json: contact, pairedItem: { item: itemIndex } }];
-	});
+	const values: IDataObject = {
+		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+	};
+	for (const name of REQUIRED) values[name] = this.getNodeParameter(name, itemIndex);
+	const body = underRule(this.getNode(), () => bodyValues(endpoint, values, dateTimeZone(this)));
+	assertNoExclusiveConflict(this, endpoint, body, itemIndex);
+	const contact = (await apiRequest.call(this, endpoint, { body })) as IDataObject;
+	return [{ json: contact, pairedItem: { item: itemIndex } }];
 }

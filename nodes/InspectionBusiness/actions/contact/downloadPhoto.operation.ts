@@ -1,10 +1,16 @@
 import { recordFileOperation } from '../../helpers/recordFileOperation';
 
-export const { description, execute, endpoint, queryScope } = recordFileOperation({
+/**
+ * Download Photo: all items' contacts read together from GET /v1/contacts?ids=… (endpoint table:
+ * `listContacts`) for fresh signed links, then each photo_url fetched without the key
+ * (helpers/recordFileOperation.ts).
+ */
+export const { description, executeBatch, endpoint, queryScope } = recordFileOperation({
 	resource: 'contact',
 	operation: 'downloadPhoto',
 	endpoint: 'listContacts',
 	record: 'Contact',
+	picker: 'contact',
 	urlField: 'photo_url',
 	file: 'photo',
 	notFoundHint:

@@ -1,9 +1,24 @@
-import { CONTACT_SIMPLIFY } from '../../helpers/simplifyOption';
-import { listOperation } from '../../helpers/listOperation';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-export const { description, execute, endpoint } = listOperation({
-	resource: 'contact',
-	operation: 'getAll',
-	endpoint: 'listContacts',
+import type { EndpointKey } from '../../../shared/endpoints';
+import { readAll } from '../../../shared/transport';
+import { listFields, listOutput, listRequest } from '../../helpers/list';
+import { CONTACT_SIMPLIFY } from '../../helpers/simplifyOption';
+
+/**
+ * Get Many: GET /v1/contacts (endpoint table: `listContacts`) with the item's Filters and
+ * sort, every page or up to Limit; one output item per contact, shaped by Simplify.
+ */
+export const endpoint = 'listContacts' satisfies EndpointKey;
+
+export const description = listFields('contact', 'getAll', endpoint, {
 	simplify: CONTACT_SIMPLIFY,
 });
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const records = await readAll.call(this, endpoint, listRequest(this, endpoint, itemIndex));
+	return listOutput(this, itemIndex, records, CONTACT_SIMPLIFY);
+}

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { readAll } from '../../../shared/transport';
-import { forEachItem } from '../../helpers/execution';
+
 import { CONTACT_SIMPLIFY, outputShape, simplifyProperties } from '../../helpers/simplifyOption';
 
 /** The contacts list's `email` filter: exact match, case-insensitive. */
@@ -33,29 +33,27 @@ export const description = updateDisplayOptions(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const email = String(this.getNodeParameter('email', itemIndex, '')).trim();
-		if (!email) {
-			throw new NodeOperationError(this.getNode(), 'Email: no address to look up', {
-				itemIndex,
-				description: 'Set Email, or check the expression that sets it.',
-			});
-		}
-		const shape = outputShape(this, itemIndex, CONTACT_SIMPLIFY);
-		const contacts = await readAll.call(this, endpoint, { query: { email } });
-		const output: INodeExecutionData[] = contacts.map((contact) => ({
-			json: shape ? shape(contact) : contact,
-			pairedItem: { item: itemIndex },
-		}));
-		if (output.length === 0) {
-			throw new NodeOperationError(this.getNode(), `No contact with email ${email}`, {
-				itemIndex,
-				description:
-					"The address is matched exactly, ignoring case, among the contacts of this credential's account. To go on without it, turn on Settings › On Error › Continue.",
-			});
-		}
-		return output;
-	});
+	const email = String(this.getNodeParameter('email', itemIndex, '')).trim();
+	if (!email) {
+		throw new NodeOperationError(this.getNode(), 'Email: no address to look up', {
+			itemIndex,
+			description: 'Set Email, or check the expression that sets it.',
+		});
+	}
+	const shape = outputShape(this, itemIndex, CONTACT_SIMPLIFY);
+	const contacts = await readAll.call(this, endpoint, { query: { email } });
+	const output: INodeExecutionData[] = contacts.map((contact) => ({
+		json: shape ? shape(contact) : contact,
+		pairedItem: { item: itemIndex },
+	}));
+	if (output.length === 0) {
+		throw new NodeOperationError(this.getNode(), `No contact with email ${email}`, {
+			itemIndex,
+			description:
+				"The address is matched exactly, ignoring case, among the contacts of this credential's account. To go on without it, turn on Settings › On Error › Continue.",
+		});
+	}
+	return output;
 }

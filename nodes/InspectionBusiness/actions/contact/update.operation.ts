@@ -6,7 +6,7 @@ import { bodyCollection, fieldsToClear, pathIdField } from '../../../shared/fiel
 import { apiRequest } from '../../../shared/transport';
 import { underRule } from '../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
-import { forEachIdItem } from '../../helpers/execution';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 import { dateTimeZone } from '../../helpers/timezone';
 import { bodyValues } from '../../helpers/wireValues';
 
@@ -15,7 +15,7 @@ export const endpoint: EndpointKey = 'updateContact';
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['update'] } },
 	[
-		pathIdField('contact_id', 'The contact to update'),
+		...recordIdField('contact', pathIdField('contact_id', 'The contact to update')),
 		bodyCollection(endpoint, {
 			displayName: 'Update Fields',
 			name: 'updateFields',
@@ -32,25 +32,24 @@ export const description = updateDisplayOptions(
  */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
-		const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-		const body = underRule(this.getNode(), () =>
-			bodyValues(endpoint, updateFields, dateTimeZone(this)),
-		);
-		addFieldsToClear(this, endpoint, body, itemIndex, 'Update Fields');
-		if (Object.keys(body).length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Nothing to update', {
-				itemIndex,
-				description: 'Add a field to Update Fields, or pick one in Fields to Clear.',
-			});
-		}
-		assertNoExclusiveConflict(this, endpoint, body, itemIndex);
-		const contact = (await apiRequest.call(this, endpoint, {
-			pathParams: { contact_id: contactId },
-			body,
-		})) as IDataObject;
-		return [{ json: contact, pairedItem: { item: itemIndex } }];
-	});
+	const contactId = recordId(this, 'contact', 'contact_id', itemIndex);
+	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body = underRule(this.getNode(), () =>
+		bodyValues(endpoint, updateFields, dateTimeZone(this)),
+	);
+	addFieldsToClear(this, endpoint, body, itemIndex, 'Update Fields');
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Add a field to Update Fields, or pick one in Fields to Clear.',
+		});
+	}
+	assertNoExclusiveConflict(this, endpoint, body, itemIndex);
+	const contact = (await apiRequest.call(this, endpoint, {
+		pathParams: { contact_id: contactId },
+		body,
+	})) as IDataObject;
+	return [{ json: contact, pairedItem: { item: itemIndex } }];
 }

@@ -5,14 +5,17 @@ import type { EndpointKey } from '../../../shared/endpoints';
 import { binaryInputField, pathIdField } from '../../../shared/fields';
 import { uploadFile } from '../../../shared/transport';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
-import { forEachIdItem } from '../../helpers/execution';
+import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 export const endpoint = 'uploadContactPhoto' satisfies EndpointKey;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['uploadPhoto'] } },
 	[
-		pathIdField('contact_id', 'The contact whose photo to set; a new photo replaces the old one'),
+		...recordIdField(
+			'contact',
+			pathIdField('contact_id', 'The contact whose photo to set; a new photo replaces the old one'),
+		),
 		binaryInputField,
 		uploadOptionsField,
 	],
@@ -21,16 +24,15 @@ export const description = updateDisplayOptions(
 /** Type and size are checked by `uploadFile` (FILE_RULES.photo) before anything is sent. */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	return await forEachIdItem(this, items, 'contact_id', async (contactId, itemIndex) => {
-		const file = await readBinaryFile(this, itemIndex, 'photo');
-		const contact = await uploadFile.call(this, endpoint, {
-			pathParams: { contact_id: contactId },
-			fields: {},
-			file,
-			rule: 'photo',
-		});
-		return [{ json: contact, pairedItem: { item: itemIndex } }];
+	const contactId = recordId(this, 'contact', 'contact_id', itemIndex);
+	const file = await readBinaryFile(this, itemIndex, 'photo');
+	const contact = await uploadFile.call(this, endpoint, {
+		pathParams: { contact_id: contactId },
+		fields: {},
+		file,
+		rule: 'photo',
 	});
+	return [{ json: contact, pairedItem: { item: itemIndex } }];
 }

@@ -63,7 +63,7 @@ interface Pending {
  * output item is the contact plus `action`: created, updated, or unchanged
  * (the contact exists and nothing was given to change, so nothing is sent).
  */
-export async function execute(
+export async function executeBatch(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
@@ -87,7 +87,12 @@ export async function execute(
 			const key = emailKey(entry.email);
 			const match = matches.get(key) ?? [];
 			if (!Array.isArray(match)) throw match.failed;
-			const [contact, action] = await write(this, entry, match, itemIndex);
+			const write = plannedWrite(this, entry, match, itemIndex);
+			const contact =
+				write.action === 'unchanged'
+					? write.contact
+					: await apiRequest.call(this, write.endpoint, write.request);
+			const { action } = write;
 			matches.set(key, [contact]);
 			output.push({ json: { ...contact, action }, pairedItem: { item: itemIndex } });
 		} catch (error) {
@@ -112,12 +117,22 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Pending {
 	return { email: String(email), changes };
 }
 
-async function write(
+/** One item's write, decided from its email's match: nothing to send, an update, or a create. */
+type Write =
+	| { action: 'unchanged'; contact: IDataObject }
+	| {
+			action: Exclude<UpsertAction, 'unchanged'>;
+			endpoint: EndpointKey;
+			request: { pathParams?: Record<string, string>; body: IDataObject };
+	  };
+
+/** What to send for one item; an email held by several contacts, or a create without a name, fails it. */
+function plannedWrite(
 	ctx: IExecuteFunctions,
 	{ email, changes }: Pending,
 	match: IDataObject[],
 	itemIndex: number,
-): Promise<[IDataObject, UpsertAction]> {
+): Write {
 	if (match.length > 1) {
 		const ids = match.map((contact) => String(contact.id)).join(', ');
 		throw new NodeOperationError(
@@ -131,12 +146,9 @@ async function write(
 		);
 	}
 	if (match.length === 1) {
-		if (Object.keys(changes).length === 0) return [match[0], 'unchanged'];
-		const updated = await apiRequest.call(ctx, UPDATE, {
-			pathParams: { contact_id: String(match[0].id) },
-			body: changes,
-		});
-		return [updated, 'updated'];
+		if (Object.keys(changes).length === 0) return { action: 'unchanged', contact: match[0] };
+		const pathParams = { contact_id: String(match[0].id) };
+		return { action: 'updated', endpoint: UPDATE, request: { pathParams, body: changes } };
 	}
 	if (!changes.first_name) {
 		throw new NodeOperationError(ctx.getNode(), `First Name is required to create ${email}`, {
@@ -144,6 +156,5 @@ async function write(
 			description: 'No contact has this email, so it is created, and a new contact needs a name.',
 		});
 	}
-	const created = await apiRequest.call(ctx, CREATE, { body: { ...changes, email } });
-	return [created, 'created'];
+	return { action: 'created', endpoint: CREATE, request: { body: { ...changes, email } } };
 }

@@ -1,7 +1,23 @@
-import { countOperation } from '../../helpers/countOperation';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-export const { description, execute, endpoint, queryScope } = countOperation({
-	resource: 'inspection',
-	endpoint: 'listInspections',
-	records: 'inspections',
-});
+import type { EndpointKey } from '../../../shared/endpoints';
+import { apiRequest } from '../../../shared/transport';
+import { countFields, countOutput, countQuery } from '../../helpers/count';
+
+/**
+ * Count: one GET of the `listInspections` list (endpoint table) with the item's Filters and
+ * limit=1; outputs the answer's total as { count }.
+ */
+export const endpoint = 'listInspections' satisfies EndpointKey;
+
+export const { description, queryScope } = countFields('inspection', endpoint);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const page = await apiRequest.call(this, endpoint, {
+		query: countQuery(this, endpoint, itemIndex),
+	});
+	return countOutput(this, endpoint, itemIndex, page, 'inspections');
+}

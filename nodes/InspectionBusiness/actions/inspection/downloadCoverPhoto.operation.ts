@@ -1,11 +1,17 @@
 import { recordFileOperation } from '../../helpers/recordFileOperation';
 
-/** Reads by ids, which also returns canceled inspections. */
-export const { description, execute, endpoint, queryScope } = recordFileOperation({
+/**
+ * Download Cover Photo: all items' inspections read together from GET /v1/inspections?ids=…
+ * (endpoint table: `listInspections`) for fresh signed links, then each cover_photo_url fetched
+ * without the key (helpers/recordFileOperation.ts). Reads by ids, which also returns canceled
+ * inspections.
+ */
+export const { description, executeBatch, endpoint, queryScope } = recordFileOperation({
 	resource: 'inspection',
 	operation: 'downloadCoverPhoto',
 	endpoint: 'listInspections',
 	record: 'Inspection',
+	picker: 'inspection',
 	urlField: 'cover_photo_url',
 	file: 'cover photo',
 	notFoundHint:

@@ -1,10 +1,14 @@
 import { getOperation } from '../../helpers/getOperation';
 
-/** Reads events by ids, which the assumed events list takes (eventsPath). */
-export const { description, execute, endpoint, queryScope } = getOperation({
+/**
+ * Get: all items' events read together from GET /v1/events?ids=… (endpoint table: `listEvents`),
+ * 200 IDs per request (helpers/batchedGet.ts); the assumed events list takes ids (eventsPath).
+ */
+export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'inspectionEvent',
 	endpoint: 'listEvents',
 	record: 'Inspection Event',
+	picker: 'event',
 	notFoundHint:
 		'No inspection event with this ID exists in the account of this credential. Check the ID and the credential.',
 });

@@ -1,7 +1,21 @@
-import { listOperation } from '../../helpers/listOperation';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-export const { description, execute, endpoint } = listOperation({
-	resource: 'tag',
-	operation: 'getAll',
-	endpoint: 'listTags',
-});
+import type { EndpointKey } from '../../../shared/endpoints';
+import { readAll } from '../../../shared/transport';
+import { listFields, listOutput, listRequest } from '../../helpers/list';
+
+/**
+ * Get Many: GET /v1/tags (endpoint table: `listTags`) with the item's Filters and
+ * sort, every page or up to Limit; one output item per tag.
+ */
+export const endpoint = 'listTags' satisfies EndpointKey;
+
+export const description = listFields('tag', 'getAll', endpoint);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const records = await readAll.call(this, endpoint, listRequest(this, endpoint, itemIndex));
+	return listOutput(this, itemIndex, records);
+}
