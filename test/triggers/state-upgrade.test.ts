@@ -18,6 +18,7 @@ const EVENTS: PollEvent[] = [
 	'inspection.confirmed',
 ];
 const PAYMENT_STATUSES = ['paid', 'unpaid', 'partial'];
+const idOf = (item: IDataObject) => (item.record as IDataObject).id;
 
 /** The slots of an inspection entry as an earlier version wrote them: ms times, statuses as text. */
 function toEarlierForm(seen: string): string {
@@ -70,7 +71,7 @@ test('an earlier state reads the same: an idle poll reports nothing, a payment r
 
 	api.change('inspections', String(onTheHour.id), (r) => pay(r));
 	const paid = await poll(JSON.parse(JSON.stringify(idle.state)) as IDataObject);
-	expect(paid.items.map((item) => [item.record.id, item.events])).toEqual([
+	expect(paid.items.map((item) => [idOf(item), item.events])).toEqual([
 		[onTheHour.id, ['inspection.updated', 'inspection.paid']],
 	]);
 	expect(paid.items[0].changes).toEqual({
@@ -78,5 +79,5 @@ test('an earlier state reads the same: an idle poll reports nothing, a payment r
 		'price.amount_due': { before: 425, after: 0 },
 	});
 	for (const untouched of [oddTime, customStatus])
-		expect(paid.items.some((item) => item.record.id === untouched.id)).toBe(false);
+		expect(paid.items.some((item) => idOf(item) === untouched.id)).toBe(false);
 });
