@@ -17,7 +17,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
-import { getByIds, paginate } from '../../nodes/shared/transport';
+import { getByIds, paginate } from '../../nodes/shared/transport/pages';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

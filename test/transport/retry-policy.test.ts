@@ -3,7 +3,7 @@
  * method, how n8n-wrapped network errors are recognised, Retry-After, backoff.
  * (The whole decision after one exchange is test/transport/next-step.test.ts.)
  */
-import { errorCode, networkFailure } from '../../nodes/shared/transport/exchange';
+import { errorCode, networkFailure } from '../../nodes/shared/transport/request';
 import {
 	backoffBeforeRetry,
 	backoffMs,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readAll } from '../../shared/transport';
+import { readAll } from '../../shared/transport/pages';
 import { locatorParameter } from './locatorsByVersion';
 
 /**

@@ -11,7 +11,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../shared/endpoints';
-import { getByIds, idKey } from '../../shared/transport';
+import { getByIds, idKey } from '../../shared/transport/pages';
 import { continueOrThrow, errorItem, uuidParameter } from './execution';
 import type { ItemError } from './execution';
 

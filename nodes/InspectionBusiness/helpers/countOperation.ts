@@ -15,7 +15,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
 import { filtersCollection } from '../../shared/fields';
-import { apiRequest } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport/request';
 import { forEachItem } from './execution';
 import { dateTimeZone } from './timezone';
 import { shownFor, type Operation } from './operation';

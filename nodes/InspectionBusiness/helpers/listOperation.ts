@@ -15,7 +15,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
 import { filtersCollection, pathIdField, returnAllFields, sortFields } from '../../shared/fields';
-import { readAll } from '../../shared/transport';
+import { readAll } from '../../shared/transport/pages';
 import { forEachItem } from './execution';
 import { locatorParameter } from './locatorsByVersion';
 import { dateTimeZone } from './timezone';
