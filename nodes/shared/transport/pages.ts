@@ -10,7 +10,14 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { type Endpoint, ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
-import { checkIds, idList, validateMax, validatePathParams, validateQuery } from '../validation';
+import {
+	checkIds,
+	listValues,
+	validateMax,
+	validatePathParams,
+	validateQuery,
+} from '../validation';
+import { idKey } from '../rules/query';
 import { apiSettings, callApi, sendApiRequest } from './request';
 import type { ApiAnswer, ApiSettings, N8nContext } from './types';
 
@@ -74,13 +81,7 @@ export function cursorGuard(node: INode): (next: string) => void {
 	};
 }
 
-/**
- * A UUID compares without regard to case (RFC 4122) and the API answers ids in
- * lower case, so this is the form ids are deduplicated and matched in.
- */
-export function idKey(id: string): string {
-	return id.toLowerCase();
-}
+export { idKey } from '../rules/query';
 
 /**
  * The first-page query of each batch one list query makes: its filters checked
@@ -94,12 +95,11 @@ export function pageQueries(
 ): IDataObject[] {
 	const idsParam = (ENDPOINTS[endpoint] as Endpoint).list?.idsParam;
 	const ids =
-		idsParam === undefined || query[idsParam] === undefined ? [] : idList(query[idsParam]);
+		idsParam === undefined || query[idsParam] === undefined ? [] : listValues(query[idsParam]);
 	// Without ids (or with an empty list, which validation names) the query is checked as it is.
 	if (idsParam === undefined || ids.length === 0)
 		return [{ ...validateQuery(node, endpoint, query), limit: LIMITS.pageSizeMax }];
-	checkIds(node, idsParam, ids);
-	const unique = [...new Set(ids.map(idKey))];
+	const unique = checkIds(node, idsParam, ids);
 	const filters = validateQuery(node, endpoint, { ...query, [idsParam]: undefined });
 	const queries: IDataObject[] = [];
 	for (let start = 0; start < unique.length; start += LIMITS.idsMax) {
@@ -243,18 +243,19 @@ export async function getByIds(
 	const idsParam = (ENDPOINTS[endpoint] as { list?: { idsParam?: string } }).list?.idsParam;
 	if (idsParam === undefined)
 		throw new NodeOperationError(node, `${endpoint} cannot be read by IDs`);
-	const unique = [...new Set(ids.flatMap((id) => idList(id)).map(idKey))];
-	if (unique.length === 0) return new Map();
+	// pageQueries checks and deduplicates them (by idKey); the map keeps the first place of each.
+	const wanted = ids.flatMap((id) => listValues(id));
+	if (wanted.length === 0) return new Map();
 	const idProperty = idPropertyOf(endpoint);
 	const found = new Map<string, IDataObject>();
 	const records = await readAll.call(this, endpoint, {
-		query: { ...options.query, [idsParam]: unique },
+		query: { ...options.query, [idsParam]: wanted },
 	});
 	for (const record of records) found.set(idKey(String(record[idProperty])), record);
 	const ordered = new Map<string, IDataObject>();
-	for (const id of unique) {
-		const record = found.get(id);
-		if (record !== undefined) ordered.set(id, record);
+	for (const id of wanted) {
+		const record = found.get(idKey(id));
+		if (record !== undefined) ordered.set(idKey(id), record);
 	}
 	return ordered;
 }
