@@ -45,7 +45,7 @@ function locatorKindOf(property: INodeProperties): LocatorKind | undefined {
 	return BY_NAME[property.name];
 }
 
-function shownFor(property: INodeProperties, versions: IDisplayOptions['show']): INodeProperties {
+function inVersions(property: INodeProperties, versions: IDisplayOptions['show']): INodeProperties {
 	const displayOptions = property.displayOptions ?? {};
 	return {
 		...property,
@@ -66,7 +66,7 @@ export function withLocators(properties: INodeProperties[]): INodeProperties[] {
 			required,
 			displayOptions,
 		});
-		return [shownFor(property, V1), shownFor(locator, FROM_V2)];
+		return [inVersions(property, V1), inVersions(locator, FROM_V2)];
 	});
 }
 
