@@ -10,7 +10,7 @@
  * server is never repeated: a report upload emails the client each time.
  * `decideRetry` is the whole decision for one attempt; it reads no clock and
  * sends nothing, so each case is tested on its own
- * (test/transport/next-step.test.ts).
+ * (test/transport/decide-retry.test.ts).
  *
  * Pacing, per API key, shared by every execution in this n8n instance
  * (module state). Two rules:
@@ -61,7 +61,7 @@ export const RETRY = {
 	/**
 	 * How long one request keeps waiting out 429s, from its first 429, when the
 	 * credential does not say. The API documents no limit on how often a 429 may
-	 * come, so this is a deadline, not a count: a walk goes on for as long as the
+	 * come, so this is a deadline, not a count: a list goes on for as long as the
 	 * server keeps answering within it.
 	 */
 	rateLimitDeadlineMs: 10 * 60_000,

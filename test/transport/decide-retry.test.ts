@@ -1,5 +1,5 @@
 /**
- * The decision after one exchange of an API request (`decideRetry`): return,
+ * The decision after one attempt of an API request (`decideRetry`): return,
  * send again (after how long, and what every other caller of the key must
  * wait), or fail. Pure: no server and no clock, so each rule is one case.
  * The same rules against the sandbox, through a real n8n context, are
@@ -43,8 +43,8 @@ const limited = (retryAfter?: string) =>
 describe('an answer', () => {
 	it('2xx JSON is returned with its headers; the pacer counts it as answered', () => {
 		const attempts = noAttempts();
-		const step = decideRetry(answered(200, '{"data":[]}', { date: 'x' }), attempts, get());
-		expect(step).toEqual({
+		const decision = decideRetry(answered(200, '{"data":[]}', { date: 'x' }), attempts, get());
+		expect(decision).toEqual({
 			action: 'return',
 			json: { data: [] },
 			headers: { date: 'x' },
@@ -72,9 +72,9 @@ describe('an answer', () => {
 	});
 
 	it.each([500, 502, 503])('%i: a GET is repeated after a backoff', (status) => {
-		const step = decideRetry(answered(status), noAttempts(), get());
-		expect(step).toMatchObject({ action: 'retry', pacer: { kind: 'answered' } });
-		const { waitMs } = step as { waitMs: number };
+		const decision = decideRetry(answered(status), noAttempts(), get());
+		expect(decision).toMatchObject({ action: 'retry', pacer: { kind: 'answered' } });
+		const { waitMs } = decision as { waitMs: number };
 		expect(waitMs).toBeGreaterThanOrEqual(RETRY.backoffBaseMs / 2);
 		expect(waitMs).toBeLessThanOrEqual(RETRY.backoffBaseMs);
 	});
@@ -167,8 +167,8 @@ describe('429', () => {
 	it('without Retry-After: a backoff from one second, doubling', () => {
 		const attempts = noAttempts();
 		const pauses = [1, 2, 3].map((n) => {
-			const step = decideRetry(limited(), attempts, get({ now: NOW }));
-			return { n, ms: (step.pacer as { untilMs: number }).untilMs - NOW };
+			const decision = decideRetry(limited(), attempts, get({ now: NOW }));
+			return { n, ms: (decision.pacer as { untilMs: number }).untilMs - NOW };
 		});
 		for (const { n, ms } of pauses) {
 			const stepMs = RETRY.rateLimitBaseMs * 2 ** (n - 1);
@@ -178,8 +178,8 @@ describe('429', () => {
 	});
 
 	it('Retry-After: 0 still waits a floor, so the deadline is reached', () => {
-		const step = decideRetry(limited('0'), noAttempts(), get());
-		expect(step.pacer).toEqual({ kind: 'rate-limited', untilMs: NOW + RETRY.backoffBaseMs });
+		const decision = decideRetry(limited('0'), noAttempts(), get());
+		expect(decision.pacer).toEqual({ kind: 'rate-limited', untilMs: NOW + RETRY.backoffBaseMs });
 	});
 
 	it('does not use up the tries a GET has for other failures', () => {

@@ -1,5 +1,5 @@
 /**
- * One exchange as the transport sees it (`resultOf`): whatever n8n's helper
+ * One request as the transport sees it (`resultOf`): whatever n8n's helper
  * does, an answer of any status, a network failure or another error comes
  * back as a value, never as a throw; and the helpers that read an answer's body.
  */
@@ -9,7 +9,7 @@ import { parseJson } from '../../nodes/shared/transport/retry';
 
 describe('resultOf', () => {
 	it('an answer of any status, with its headers and its body as bytes', async () => {
-		const exchange = await resultOf(
+		const result = await resultOf(
 			Promise.resolve({
 				statusCode: 503,
 				statusMessage: 'Service Unavailable',
@@ -17,7 +17,7 @@ describe('resultOf', () => {
 				body: Buffer.from('{"error":"busy"}'),
 			}),
 		);
-		expect(exchange).toEqual({
+		expect(result).toEqual({
 			kind: 'answered',
 			answer: {
 				status: 503,
@@ -29,8 +29,8 @@ describe('resultOf', () => {
 	});
 
 	it('a body the client handed back as text becomes bytes; no headers become none', async () => {
-		const exchange = await resultOf(Promise.resolve({ statusCode: 200, body: 'plain' }));
-		expect(exchange).toMatchObject({
+		const result = await resultOf(Promise.resolve({ statusCode: 200, body: 'plain' }));
+		expect(result).toMatchObject({
 			kind: 'answered',
 			answer: { headers: {}, body: Buffer.from('plain') },
 		});
