@@ -18,7 +18,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 // '.node.js', not '.node': under tsx a bare '.node' resolves to the codex file InspectionBusiness.node.json.
 import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node.js';
-import { getByIds, paginate } from '../nodes/shared/transport';
+import { getByIds, paginate } from '../nodes/shared/transport/pages';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

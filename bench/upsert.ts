@@ -16,7 +16,7 @@ import {
 	matchEmails,
 	walkEmails,
 } from '../nodes/InspectionBusiness/helpers/emailMatch';
-import { paginate } from '../nodes/shared/transport';
+import { paginate } from '../nodes/shared/transport/pages';
 import { SANDBOX_KEYS, startSandbox } from '../sandbox';
 import { SandboxControl } from '../sandbox/client';
 import { runNode, withExecuteContext } from '../test/helpers/n8n';

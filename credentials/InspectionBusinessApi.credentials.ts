@@ -9,7 +9,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { API_ROOT_SUFFIX, refusedUrlReason } from '../nodes/shared/transport/settings';
+import { API_ROOT_SUFFIX, refusedUrlReason } from '../nodes/shared/transport/request';
 
 /** The API root the credential test asks, without a trailing `/` or `/v1` (as the node strips them). */
 const TESTED_BASE_URL = `={{ $credentials.baseUrl.trim().replace(${API_ROOT_SUFFIX}, "") }}`;

@@ -70,7 +70,7 @@ describe('CONTRIBUTING.md', () => {
 
 	it('the checks catch a renamed symbol and a moved file', () => {
 		const stale =
-			'1. `nodes/shared/transport/index.ts`: `paginateAll` walks\n2. `nodes/gone.ts`: `x` y';
+			'1. `nodes/shared/transport/pages.ts`: `paginateAll` walks\n2. `nodes/gone.ts`: `x` y';
 		const named = steps(stale);
 		expect(named).toHaveLength(2);
 		expect(defines(readFileSync(join(root, named[0].file), 'utf8'), named[0].symbol)).toBe(false);

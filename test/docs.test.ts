@@ -24,7 +24,7 @@ import { InspectionBusinessTrigger } from '../nodes/InspectionBusinessTrigger/In
 import { WATCHED_FIELDS } from '../nodes/InspectionBusinessTrigger/core/watch';
 import { signatureMatches } from '../nodes/InspectionBusinessWebhookTrigger/auth';
 import { InspectionBusinessWebhookTrigger } from '../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
-import { refusedUrlReason } from '../nodes/shared/transport/settings';
+import { refusedUrlReason } from '../nodes/shared/transport/request';
 import {
 	END_MARKER,
 	operationTables,

@@ -9,7 +9,7 @@ import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../shared/endpoints';
-import { cursorGuard, listPage } from '../shared/transport';
+import { cursorGuard, listPage } from '../shared/transport/pages';
 import type { Resource } from './core/events';
 import type { ListPage, ListSource } from './core/types';
 

@@ -12,12 +12,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { type Endpoint, ENDPOINTS, type EndpointKey, type QueryParam } from './endpoints';
 import { labelOf } from './fields';
 import { checkBody } from './rules/body';
-import { isUuid, NOT_AN_ID } from './rules/formats';
-import { checkIdList, checkQuery } from './rules/query';
+import { checkId, checkIdList, checkQuery } from './rules/query';
 import { RuleViolation } from './rules/violation';
-
-/** A value the user left empty: n8n hands optional fields over as '' or undefined. */
-const isUnset = (value: unknown) => value === undefined || value === '';
 
 /** What the user sees for a wire name: the endpoint table's label, else the name made readable. */
 const LABELS = new Map<string, string>(
@@ -28,9 +24,16 @@ const LABELS = new Map<string, string>(
 );
 const labelFor = (field: string) => LABELS.get(field) ?? labelOf(field);
 
-/** An item-level input error naming the field (as the user sees it, and as the API names it). */
-export function invalidInput(node: INode, field: string, reason: string): NodeOperationError {
-	const label = labelFor(field);
+/**
+ * An item-level input error naming the field (as the user sees it, and as the
+ * API names it); `label` when the node's field is labelled otherwise.
+ */
+export function invalidInput(
+	node: INode,
+	field: string,
+	reason: string,
+	label = labelFor(field),
+): NodeOperationError {
 	const name = label === field ? `"${field}"` : `${label} "${field}"`;
 	return new NodeOperationError(node, `Invalid value for ${name}: ${reason}`, {
 		description: 'Nothing was sent to the API.',
@@ -38,36 +41,55 @@ export function invalidInput(node: INode, field: string, reason: string): NodeOp
 }
 
 /** Runs a rule; a broken one becomes the item-level error naming its field. */
-export function underRule<T>(node: INode, rule: () => T): T {
+export function underRule<T>(node: INode, rule: () => T, label?: string): T {
 	try {
 		return rule();
 	} catch (error) {
-		if (error instanceof RuleViolation) throw invalidInput(node, error.field, error.reason);
+		if (error instanceof RuleViolation)
+			throw invalidInput(node, error.field, error.reason, label ?? labelFor(error.field));
 		throw new NodeOperationError(node, error as Error);
 	}
 }
 
-/** Ids as a list, from an array or a comma-separated string; blanks dropped. */
-export function idList(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value : String(value).split(',');
-	return parts.map((part) => String(part).trim()).filter(Boolean);
+/** A comma-separated list or an array (from an expression) as a clean list: entries trimmed, blanks dropped. */
+export function listValues(value: unknown): string[] {
+	const parts = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
+	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 
-/** Every id must be a UUID; `maxItems` is the per-request cap of an id-list parameter. */
+/**
+ * Every id must be a UUID; `maxItems` is the per-request cap of an id-list
+ * parameter. Returns the ids deduplicated, as the rule book does.
+ */
 export function checkIds(
 	node: INode,
 	field: string,
 	ids: string[],
 	maxItems = Number.POSITIVE_INFINITY,
-): void {
-	underRule(node, () => checkIdList(field, ids, maxItems));
+): string[] {
+	return underRule(node, () => checkIdList(field, ids, maxItems));
+}
+
+/**
+ * One id (a path parameter, or the record a node item names) by the rule
+ * book: required, and a UUID, so a typo fails here and not as a 404.
+ * `label` names the node's field when it is labelled otherwise than `field`.
+ */
+export function checkedId(node: INode, field: string, value: unknown, label?: string): string {
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (!text) throw invalidInput(node, field, 'is required', label ?? labelFor(field));
+	return underRule(node, () => checkId(field, String(text)), label);
 }
 
 /** A query value as its wire text: the values of one name, in order (a tag list repeats the name: tag=a&tag=b). */
-function wireValues(param: QueryParam, value: unknown): string[] {
+function queryWireText(param: QueryParam, value: unknown): string[] {
 	switch (param.type) {
 		case 'id-list':
-			return [idList(value).join(',')];
+			return [listValues(value).join(',')];
 		case 'string-array':
 			return (Array.isArray(value) ? value : [value]).map(String);
 		case 'boolean':
@@ -88,13 +110,14 @@ export function validateQuery(
 	const wire = new Map<string, string[]>();
 	const sent: IDataObject = {};
 	for (const [name, value] of Object.entries(query)) {
-		if (isUnset(value) || value === null) continue;
+		// n8n hands an optional field the user left empty over as '' or undefined.
+		if (value === undefined || value === '' || value === null) continue;
 		const param = spec.query.find((candidate) => candidate.name === name);
 		if (param === undefined)
 			throw invalidInput(node, name, `not a parameter of ${spec.method} ${spec.path}`);
 		if (typeof value === 'object' && !Array.isArray(value))
 			throw invalidInput(node, name, 'must be text, not an object');
-		const values = wireValues(param, value);
+		const values = queryWireText(param, value);
 		if (param.type === 'string-array' && values.length === 0) continue;
 		wire.set(name, values);
 		sent[name] = param.type === 'string-array' ? values : values[0];
@@ -106,23 +129,23 @@ export function validateQuery(
 /** The node's Limit (records wanted in total, not a page size): a whole number of at least 1. */
 export function validateMax(node: INode, max: number | undefined): void {
 	if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
-		throw invalidInput(node, 'Limit', `must be a whole number of at least 1, got ${max}`);
+		throw invalidInput(
+			node,
+			'Limit',
+			`must be a whole number of at least 1, got ${max}; or turn on Return All`,
+		);
 	}
 }
 
-/** Path ids are checked like any id, so a typo fails here and not as a 404. */
+/** Path ids are checked like any id (`checkedId`). */
 export function validatePathParams(
 	node: INode,
 	endpoint: EndpointKey,
 	params: Record<string, string> = {},
 ): Record<string, string> {
 	const checked: Record<string, string> = {};
-	for (const name of ENDPOINTS[endpoint].pathParams) {
-		const value = typeof params[name] === 'string' ? params[name].trim() : params[name];
-		if (!value) throw invalidInput(node, name, 'is required');
-		if (!isUuid(value)) throw invalidInput(node, name, `"${value}" ${NOT_AN_ID}`);
-		checked[name] = value;
-	}
+	for (const name of ENDPOINTS[endpoint].pathParams)
+		checked[name] = checkedId(node, name, params[name]);
 	return checked;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { NOT_AN_ID } from '../../nodes/shared/rules/formats';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, requests, run } from './support';
 
@@ -96,7 +97,7 @@ test('a malformed ID is an item error before anything is sent', async () => {
 		{ resource: 'agency', operation: 'get', id: '={{ $json.id }}' },
 		{ items: itemsOf(['not-an-id']) },
 	);
-	expect(result.error?.message).toBe('Agency ID: "not-an-id" is not a valid ID');
+	expect(result.error?.message).toBe(`Invalid value for Agency ID "id": "not-an-id" ${NOT_AN_ID}`);
 	expect(await requests(sandbox)).toHaveLength(0);
 });
 
@@ -111,7 +112,7 @@ test('with continue-on-fail a malformed ID fails its item only', async () => {
 	);
 	expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([
 		ids[0],
-		'Agency ID: "nope" is not a valid ID',
+		`Invalid value for Agency ID "id": "nope" ${NOT_AN_ID}`,
 		ids[2],
 	]);
 	expect(idCounts(await requests(sandbox))).toEqual([2]);

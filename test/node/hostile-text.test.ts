@@ -28,9 +28,8 @@ import { toWireTimestamp } from '../../nodes/shared/rules/dates';
 import { isEmail } from '../../nodes/shared/rules/formats';
 import { nonPublicHost } from '../../nodes/shared/rules/links';
 import { fileNameOf } from '../../nodes/shared/transport/download';
-import { errorCode } from '../../nodes/shared/transport/exchange';
+import { errorCode, API_ROOT_SUFFIX } from '../../nodes/shared/transport/request';
 import { retryAfterMs } from '../../nodes/shared/transport/retry';
-import { API_ROOT_SUFFIX } from '../../nodes/shared/transport/settings';
 import { bearer } from '../../sandbox/server';
 
 const root = join(__dirname, '..', '..');
@@ -132,21 +131,19 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 			attack: '<!doctype' + megabyte('', ' ') + 'x',
 		},
 	},
-	'nodes/shared/transport/exchange.ts': {
-		'/^E[A-Z_]+$|^UND_ERR/': { attack: megabyte('E', 'A') + '1' },
-		'/socket hang up/i': { safe: 'a literal phrase' },
-		'/timeout of \\d+ms exceeded/i': { safe: 'timed below (error code)' },
-		'/^\\s*$/': { attack: megabyte('', ' ') + 'x' },
-	},
-	'nodes/shared/transport/retry.ts': {
-		'/^\\d+(\\.\\d+)?$/': { safe: 'timed below (Retry-After)' },
-	},
-	'nodes/shared/transport/settings.ts': {
+	'nodes/shared/transport/request.ts': {
 		'/^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i': {
 			safe: SHORT,
 		},
 		'/(?:\\/v1|(?<!\\/))\\/*$/i': { safe: 'timed below (Base URL)' },
 		'/^http:/i': { safe: SHORT },
+		'/^E[A-Z_]+$|^UND_ERR/': { attack: megabyte('E', 'A') + '1' },
+		'/socket hang up/i': { safe: 'a literal phrase' },
+		'/timeout of \\d+ms exceeded/i': { safe: 'timed below (error code)' },
+	},
+	'nodes/shared/transport/retry.ts': {
+		'/^\\s*$/': { attack: megabyte('', ' ') + 'x' },
+		'/^\\d+(\\.\\d+)?$/': { safe: 'timed below (Retry-After)' },
 	},
 	'sandbox/contacts.ts': { '/\\D/g': { safe: 'one character class' }, '/^-/': { safe: SHORT } },
 	'sandbox/control-events.ts': {

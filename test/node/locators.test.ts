@@ -6,6 +6,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { nodeDescription } from '../../nodes/InspectionBusiness/actions/nodeDescription';
 import { idFromRecordUrl } from '../../nodes/shared/locators';
+import { NOT_AN_ID } from '../../nodes/shared/rules/formats';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, errorText, requests, run } from './support';
 
@@ -271,6 +272,8 @@ describe('version 1 workflows keep working unchanged', () => {
 			},
 			{ typeVersion: 1 },
 		);
-		expect(errorText(result)).toContain('is not a valid ID');
+		expect(errorText(result)).toContain(
+			`Contact ID "id": "https://app.example.com/contacts/${String(contact.id)}" ${NOT_AN_ID}`,
+		);
 	});
 });

@@ -8,7 +8,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import { InspectionBusinessApi } from '../../credentials/InspectionBusinessApi.credentials';
-import { checkedUrl } from '../../nodes/shared/transport/settings';
+import { checkedUrl } from '../../nodes/shared/transport/request';
 import { NodeTypeRegistry, buildWorkflow } from '../helpers/runtime';
 import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
 

@@ -18,8 +18,8 @@ import {
 	DOWNLOAD_MAX_REDIRECTS,
 	redirectProblem,
 } from '../../nodes/shared/rules/links';
-import { downloadSignedLink, paginate } from '../../nodes/shared/transport';
-import { fileNameOf } from '../../nodes/shared/transport/download';
+import { downloadSignedLink, fileNameOf } from '../../nodes/shared/transport/download';
+import { paginate } from '../../nodes/shared/transport/pages';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
 import { type FakeApi, startFakeApi } from './fake-api';

@@ -4,7 +4,8 @@
  * the hints (401, 404 naming the id, 413, 429, cursor 400), the base URL rule,
  * and the API key never appearing in an error.
  */
-import { apiRequest, uploadFile } from '../../nodes/shared/transport';
+import { apiRequest } from '../../nodes/shared/transport/request';
+import { uploadFile } from '../../nodes/shared/transport/upload';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
 import { expectNoSecret, failureOf, inNode } from './context';
 import { type FakeApi, startFakeApi } from './fake-api';

@@ -6,11 +6,9 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import type { Exchange } from '../../nodes/shared/transport/exchange';
-import { requestError } from '../../nodes/shared/transport/failures';
+import { requestError } from '../../nodes/shared/transport/errors';
 import type { Attempts } from '../../nodes/shared/transport/retry';
-import type { ApiSettings } from '../../nodes/shared/transport/settings';
-import type { ApiCall } from '../../nodes/shared/transport/types';
+import type { HttpResult, ApiSettings, ApiCall } from '../../nodes/shared/transport/types';
 import { expectNoSecret } from './context';
 
 const node: INode = {
@@ -42,23 +40,23 @@ const tried = (tries: number, extra: Partial<Attempts> = {}): Attempts => ({
 	limited: 0,
 	...extra,
 });
-const reset: Exchange = {
+const reset: HttpResult = {
 	kind: 'failed',
 	failure: { kind: 'network', code: 'ECONNRESET', detail: 'ECONNRESET' },
 	message: 'socket hang up',
 };
-const answered = (status: number, body: string): Exchange => ({
+const answered = (status: number, body: string): HttpResult => ({
 	kind: 'answered',
 	answer: { status, headers: {}, body: Buffer.from(body) },
 });
-const describedError = (call: ApiCall, exchange: Exchange, attempts: Attempts) =>
+const describedError = (call: ApiCall, exchange: HttpResult, attempts: Attempts) =>
 	requestError(node, call, exchange, attempts, settings) as Error & {
 		description?: string;
 		httpCode?: string;
 	};
 
 it('a refused connection: nothing was sent, and how often it was tried', () => {
-	const exchange: Exchange = { kind: 'failed', failure: { kind: 'refused' }, message: 'x' };
+	const exchange: HttpResult = { kind: 'failed', failure: { kind: 'refused' }, message: 'x' };
 	const error = describedError(createContact, exchange, tried(4));
 	expect(error.message).toBe('The API host refused the connection');
 	expect(error.description).toMatch(/^Nothing was sent\. Tried 4 times; check the Base URL/);

@@ -5,8 +5,8 @@
  * executions, sends exactly the budget, sees no 429, and holds the next
  * request back instead of sending it.
  */
-import { apiRequest } from '../../nodes/shared/transport';
-import { Pacer, PACING_WINDOW_MS } from '../../nodes/shared/transport/pacer';
+import { apiRequest } from '../../nodes/shared/transport/request';
+import { Pacer, PACING_WINDOW_MS } from '../../nodes/shared/transport/retry';
 import { withExecuteContext, withSandbox } from '../helpers/n8n';
 
 describe('Pacer on a virtual clock', () => {
@@ -18,7 +18,7 @@ describe('Pacer on a virtual clock', () => {
 			now: () => now,
 			nap: (ms: number) => new Promise<void>((wake) => sleepers.push({ until: now + ms, wake })),
 			/** Runs until all sleepers are done: advances to the earliest wake-up each round. */
-			async settle(done: () => boolean) {
+			async resultOf(done: () => boolean) {
 				for (let round = 0; round < 10_000 && !done(); round++) {
 					await new Promise((resolve) => setImmediate(resolve));
 					if (sleepers.length === 0) continue;
@@ -44,7 +44,7 @@ describe('Pacer on a virtual clock', () => {
 		};
 		let finished = 0;
 		const both = Promise.all([caller(25), caller(25)]).then(() => (finished = 2));
-		await time.settle(() => finished === 2);
+		await time.resultOf(() => finished === 2);
 		await both;
 		expect(sent).toHaveLength(50);
 		for (const start of sent) {
@@ -73,7 +73,7 @@ describe('Pacer on a virtual clock', () => {
 			first();
 			answered = true;
 		});
-		await time.settle(() => secondAt !== undefined);
+		await time.resultOf(() => secondAt !== undefined);
 		await second;
 		expect(answered).toBe(true);
 		expect(secondAt).toBeGreaterThanOrEqual(5_000 + PACING_WINDOW_MS);
@@ -90,7 +90,7 @@ describe('Pacer on a virtual clock', () => {
 				times.push(time.now());
 			}),
 		);
-		await time.settle(() => times.length === 3);
+		await time.resultOf(() => times.length === 3);
 		await done;
 		expect(times.every((t) => t >= 7_000)).toBe(true);
 	});
@@ -141,7 +141,7 @@ describe('pacing under contention (virtual clock)', () => {
 		return {
 			now: () => now,
 			nap: (ms: number) => new Promise<void>((wake) => sleepers.push({ until: now + ms, wake })),
-			async settle(done: () => boolean) {
+			async resultOf(done: () => boolean) {
 				for (let round = 0; round < 200_000 && !done(); round++) {
 					await new Promise((resolve) => setImmediate(resolve));
 					if (sleepers.length === 0) continue;
@@ -171,7 +171,7 @@ describe('pacing under contention (virtual clock)', () => {
 				release({ kind: 'answered' });
 			}),
 		);
-		await time.settle(() => sent.length === 70);
+		await time.resultOf(() => sent.length === 70);
 		await callers;
 		// Nobody before Retry-After; then this process keeps to its halved share of the window
 		// (60, plus the additive recovery its answers earn), not the credential's 120.
@@ -183,14 +183,14 @@ describe('pacing under contention (virtual clock)', () => {
 		const recovering = (async () => {
 			while (pacer.rate < 120) (await pacer.acquire())({ kind: 'answered' });
 		})();
-		await time.settle(() => pacer.rate >= 120);
+		await time.resultOf(() => pacer.rate >= 120);
 		await recovering;
 		expect(pacer.rate).toBe(120);
 		// About +12 a minute (a tenth of the limit): from 60 back to 120 in minutes, not at once.
 		expect(time.now()).toBeGreaterThan(3 * PACING_WINDOW_MS);
 	});
 
-	it('four processes under one key (four pacers, one server window) settle near the shared budget', async () => {
+	it('four processes under one key (four pacers, one server window) resultOf near the shared budget', async () => {
 		const time = sharedTime();
 		const LIMIT = 120;
 		const admitted: number[] = [];
@@ -222,7 +222,7 @@ describe('pacing under contention (virtual clock)', () => {
 		};
 		const pacers = [1, 2, 3, 4].map(() => new Pacer(LIMIT, PACING_WINDOW_MS, time.now, time.nap));
 		const all = Promise.all(pacers.map(walk));
-		await time.settle(() => finished === pacers.length);
+		await time.resultOf(() => finished === pacers.length);
 		await all;
 		const total = pacers.length * PAGES;
 		const floor = Math.floor((total - 1) / LIMIT) * PACING_WINDOW_MS;

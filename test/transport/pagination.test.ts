@@ -5,8 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/endpoints';
-import { getByIds, paginate } from '../../nodes/shared/transport';
-import { pageQueries } from '../../nodes/shared/transport/walk';
+import { getByIds, paginate, pageQueries } from '../../nodes/shared/transport/pages';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';

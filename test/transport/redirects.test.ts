@@ -15,7 +15,7 @@
 import type { IExecuteFunctions, IHttpRequestOptions, IRequestOptions } from 'n8n-workflow';
 
 import { InspectionBusinessApi } from '../../credentials/InspectionBusinessApi.credentials';
-import { apiRequest } from '../../nodes/shared/transport';
+import { apiRequest } from '../../nodes/shared/transport/request';
 import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { expectNoSecret, failureOf } from './context';
 import { type FakeApi, startFakeApi } from './fake-api';

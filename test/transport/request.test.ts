@@ -4,9 +4,9 @@
  * sandbox, which sends exactly once, adds the key through n8n's credential
  * helper and hands back every ending as a value.
  */
-import { requestOptions, sendOnce } from '../../nodes/shared/transport/request';
+import { requestOptions, sendOnce, apiSettings } from '../../nodes/shared/transport/request';
 import { RETRY } from '../../nodes/shared/transport/retry';
-import { apiSettings, type ApiSettings } from '../../nodes/shared/transport/settings';
+import type { ApiSettings } from '../../nodes/shared/transport/types';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
 import { inNode } from './context';
 

@@ -1,9 +1,9 @@
 /**
  * The retry policy's pure parts: which failures may be repeated for which
  * method, how n8n-wrapped network errors are recognised, Retry-After, backoff.
- * (The whole decision after one exchange is test/transport/next-step.test.ts.)
+ * (The whole decision after one attempt is test/transport/decide-retry.test.ts.)
  */
-import { errorCode, networkFailure } from '../../nodes/shared/transport/exchange';
+import { errorCode, networkFailure } from '../../nodes/shared/transport/request';
 import {
 	backoffBeforeRetry,
 	backoffMs,

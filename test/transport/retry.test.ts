@@ -8,8 +8,10 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, paginate, uploadFile } from '../../nodes/shared/transport';
+import { paginate } from '../../nodes/shared/transport/pages';
+import { apiRequest } from '../../nodes/shared/transport/request';
 import { RETRY } from '../../nodes/shared/transport/retry';
+import { uploadFile } from '../../nodes/shared/transport/upload';
 import { startSandbox } from '../../sandbox';
 import type { QueuedFault } from '../../sandbox/client';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';

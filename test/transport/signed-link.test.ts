@@ -7,8 +7,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { downloadSignedLink, paginate } from '../../nodes/shared/transport';
-import { fileNameOf, signedLinkTarget } from '../../nodes/shared/transport/download';
+import {
+	downloadSignedLink,
+	fileNameOf,
+	signedLinkTarget,
+} from '../../nodes/shared/transport/download';
+import { paginate } from '../../nodes/shared/transport/pages';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
 import { drain, expectNoSecret, failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';

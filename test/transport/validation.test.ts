@@ -6,13 +6,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import {
-	apiRequest,
-	getByIds,
-	paginate,
-	uploadFile,
-	type UploadOptions,
-} from '../../nodes/shared/transport';
+import { getByIds, paginate } from '../../nodes/shared/transport/pages';
+import { apiRequest } from '../../nodes/shared/transport/request';
+import { uploadFile, type UploadOptions } from '../../nodes/shared/transport/upload';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
 

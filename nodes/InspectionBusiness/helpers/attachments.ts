@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readAll } from '../../shared/transport';
+import { readAll } from '../../shared/transport/pages';
 
 /** Each execution's inspection attachment lists, by inspection id; n8n gives each run its own context. */
 const listingsByRun = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[]>>>();

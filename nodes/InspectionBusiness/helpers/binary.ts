@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { FILE_RULES } from '../../shared/endpoints';
 import { checkFileSize } from '../../shared/rules/files';
 import { underRule } from '../../shared/validation';
-import type { UploadRule } from '../../shared/transport';
+import type { UploadRule } from '../../shared/transport/upload';
 
 const GENERIC_TYPE = 'application/octet-stream';
 

@@ -5,7 +5,7 @@
 import type { IBinaryKeyData, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { safeFileName } from '../../shared/filenames';
-import { downloadSignedLink } from '../../shared/transport';
+import { downloadSignedLink } from '../../shared/transport/download';
 
 export const binaryPropertyField: INodeProperties = {
 	displayName: 'Put Output File in Field',

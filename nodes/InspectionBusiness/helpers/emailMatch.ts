@@ -14,8 +14,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../shared/endpoints';
-import { apiRequest, listPage, paginate } from '../../shared/transport';
-import type { N8nContext } from '../../shared/transport';
+import { listPage, paginate } from '../../shared/transport/pages';
+import { apiRequest } from '../../shared/transport/request';
+import type { N8nContext } from '../../shared/transport/types';
 
 const ENDPOINT = 'listContacts';
 

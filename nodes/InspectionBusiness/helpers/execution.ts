@@ -7,9 +7,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isUuid } from '../../shared/rules/formats';
 import { RuleViolation } from '../../shared/rules/violation';
-import { invalidInput } from '../../shared/validation';
+import { checkedId, invalidInput } from '../../shared/validation';
 import type { LocatorKind } from '../../shared/locators';
 import { recordId } from './locatorsByVersion';
 
@@ -50,9 +49,9 @@ export function continueOrThrow(
 }
 
 /**
- * Reads an ID parameter (a string or a locator) and checks it is a UUID, naming the field if not. Get
- * checks each item's ID this way before the batch, so one bad ID fails only
- * its own item.
+ * Reads an ID parameter (a string or a locator) and checks it by the rule
+ * book's ID rule, naming the field if not. Get checks each item's ID this way
+ * before the batch, so one bad ID fails only its own item.
  */
 export function uuidParameter(
 	ctx: IExecuteFunctions,
@@ -61,13 +60,5 @@ export function uuidParameter(
 	label: string,
 	itemIndex: number,
 ): string {
-	const value = recordId(ctx, kind, parameter, itemIndex);
-	if (!isUuid(value)) {
-		throw new NodeOperationError(ctx.getNode(), `${label}: "${value}" is not a valid ID`, {
-			itemIndex,
-			description:
-				'IDs are UUIDs such as 3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a. Check the value or the expression that sets it.',
-		});
-	}
-	return value;
+	return checkedId(ctx.getNode(), parameter, recordId(ctx, kind, parameter, itemIndex), label);
 }

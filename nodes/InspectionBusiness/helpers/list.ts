@@ -10,7 +10,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../shared/endpoints';
 import type { EndpointKey } from '../../shared/endpoints';
@@ -90,19 +90,8 @@ export function listOutput(
 	}));
 }
 
-/** Return All (undefined) or Limit, checked locally because an expression can bypass the editor's minimum. */
+/** Return All (undefined) or Limit; the transport checks Limit once (validateMax), as an expression can bypass the editor's minimum. */
 function maxRecords(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
-	const limit = ctx.getNodeParameter('limit', itemIndex) as number;
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Limit: ${limit} is not a whole number of at least 1`,
-			{
-				itemIndex,
-				description: 'Set Limit to how many records to return, or turn on Return All',
-			},
-		);
-	}
-	return limit;
+	return ctx.getNodeParameter('limit', itemIndex) as number;
 }

@@ -13,6 +13,7 @@ import { linkForms, readRecordLink } from '../../shared/locators';
 import type { LocatorKind } from '../../shared/locators';
 import { toWireDate, toWireTimestamp } from '../../shared/rules/dates';
 import { RuleViolation } from '../../shared/rules/violation';
+import { listValues } from '../../shared/validation';
 
 export function sortValue(field: string, direction: string): string | undefined {
 	if (!field) return undefined;
@@ -42,16 +43,6 @@ function locatorValue(name: string, value: unknown): string {
 	);
 }
 
-/** A comma-separated list or an array (from an expression) as a clean list. */
-function listValue(value: unknown): string[] {
-	const parts = Array.isArray(value)
-		? value.map(String)
-		: typeof value === 'string'
-			? value.split(',')
-			: [];
-	return parts.map((part) => part.trim()).filter((part) => part !== '');
-}
-
 /**
  * The one rule for fields the user did not fill: nothing is sent for them. A
  * value is untouched when it is undefined, null, '', an empty list, or an
@@ -75,9 +66,9 @@ function bodyValue(field: BodyField, value: unknown, timeZone: string): unknown 
 			return locatorValue(field.name, value);
 		case 'uuid-array':
 		case 'string-array':
-			return listValue(value);
+			return listValues(value);
 		case 'email-list':
-			return listValue(value).join(',');
+			return listValues(value).join(',');
 		case 'string-map':
 			return value === undefined ? undefined : socialMap(value);
 		case 'country':
@@ -164,7 +155,7 @@ export function filterValues(
 	const query: IDataObject = {};
 	for (const param of ENDPOINTS[endpoint].query) {
 		let value: unknown = values[param.name];
-		if (param.type === 'id-list' || param.type === 'string-array') value = listValue(value);
+		if (param.type === 'id-list' || param.type === 'string-array') value = listValues(value);
 		else if (param.type === 'uuid') value = locatorValue(param.name, value);
 		else if (param.type === 'timestamp' && !isUntouched(value))
 			value = toWireTimestamp(value, timeZone);

@@ -13,7 +13,8 @@ import type {
 import type { EndpointKey } from '../../shared/endpoints';
 import { CONTACT_ROLE_GROUPS, LIMITS } from '../../shared/endpoints';
 import { idFromRecordUrl } from '../../shared/locators';
-import { apiRequest, readAll } from '../../shared/transport';
+import { readAll } from '../../shared/transport/pages';
+import { apiRequest } from '../../shared/transport/request';
 
 type Label = (record: IDataObject) => string;
 

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { readAll } from '../../shared/transport';
+import { readAll } from '../../shared/transport/pages';
 
 async function allTags(ctx: ILoadOptionsFunctions): Promise<IDataObject[]> {
 	const tags = await readAll.call(ctx, 'listTags');

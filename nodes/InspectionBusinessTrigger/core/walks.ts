@@ -66,7 +66,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const newestOf = (a: number | null, b: number | null) =>
 	a === null ? b : b === null ? a : Math.max(a, b);
 
-function listQuery(resource: Resource, since: number | null, sort?: string): IDataObject {
+function pollQuery(resource: Resource, since: number | null, sort?: string): IDataObject {
 	const query: IDataObject = { limit: LIMITS.pageSizeMax };
 	if (sort) query.sort = sort;
 	if (since !== null) query.updated_since = iso(since);
@@ -174,7 +174,7 @@ async function readPages(
 	let paged = false;
 	for (;;) {
 		if (!ctx.budget.allows(ctx.budgetShare)) return { finished: false, paged };
-		const query = listQuery(ctx.resource, walk.updatedSince, plan.sort);
+		const query = pollQuery(ctx.resource, walk.updatedSince, plan.sort);
 		const page = await ctx.budget.timed(() =>
 			ctx.source.fetch({ resource: ctx.resource, query, cursor: walk.nextPageCursor }),
 		);

@@ -17,14 +17,30 @@ const QUERY_RANGES: Partial<Record<EndpointKey, readonly (readonly [string, stri
 	listContactStats: [['from', 'to']],
 };
 
-/** An id list's ids: comma-separated, each trimmed, at most `maxItems`, each a UUID. */
+/** One id, in a path or a query: a UUID. */
+export function checkId(name: string, value: string): string {
+	if (!isUuid(value)) throw new RuleViolation(name, `"${value}" ${NOT_AN_ID}`);
+	return value;
+}
+
+/**
+ * A UUID compares without regard to case (RFC 4122) and the API answers ids in
+ * lower case, so this is the form ids are deduplicated and matched in.
+ */
+export function idKey(id: string): string {
+	return id.toLowerCase();
+}
+
+/**
+ * An id list's ids: comma-separated, each trimmed, at most `maxItems`, each a
+ * UUID. Returns them deduplicated (by `idKey`), the one place ids are.
+ */
 export function checkIdList(name: string, ids: readonly string[], maxItems: number): string[] {
 	if (ids.some((id) => id === '')) throw new RuleViolation(name, 'must not contain an empty ID');
-	const bad = ids.find((id) => !isUuid(id));
-	if (bad !== undefined) throw new RuleViolation(name, `"${bad}" ${NOT_AN_ID}`);
+	for (const id of ids) checkId(name, id);
 	if (ids.length > maxItems)
 		throw new RuleViolation(name, `at most ${maxItems} IDs per request, got ${ids.length}`);
-	return [...new Set(ids.map((id) => id.toLowerCase()))];
+	return [...new Set(ids.map(idKey))];
 }
 
 function checkQueryValue(param: QueryParam, values: readonly string[]): QueryValue {
@@ -60,8 +76,7 @@ function checkQueryValue(param: QueryParam, values: readonly string[]): QueryVal
 				);
 			return value;
 		case 'uuid':
-			if (!isUuid(value)) throw fail(`"${value}" ${NOT_AN_ID}`);
-			return value.toLowerCase();
+			return idKey(checkId(name, value));
 		case 'id-list':
 			return checkIdList(
 				name,

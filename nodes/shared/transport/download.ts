@@ -23,17 +23,10 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { safeFileName } from '../filenames';
 import { megabytes } from '../rules/formats';
 import { DOWNLOAD_MAX_BYTES, DOWNLOAD_MAX_REDIRECTS, redirectProblem } from '../rules/links';
-import { statusError, transportError } from './errors';
-import {
-	cancelled,
-	errorBody,
-	type Exchange,
-	type HttpAnswer,
-	isSuccess,
-	settle,
-} from './exchange';
-import { backoffBeforeRetry, RETRY } from './retry';
-import { checkedUrl } from './settings';
+import { errorBody, statusError, transportError } from './errors';
+import { cancelled, checkedUrl, resultOf } from './request';
+import { backoffBeforeRetry, isRedirect, isSuccess, RETRY } from './retry';
+import type { HttpAnswer, HttpResult } from './types';
 
 /** How much of an error answer's body is kept for the error message. */
 const ERROR_BODY_MAX_BYTES = 64 * 1024;
@@ -78,26 +71,26 @@ function fileFrom(answer: HttpAnswer, target: URL): DownloadedFile {
 	};
 }
 
-/** How long to wait before fetching again after this exchange, or undefined to give up. */
-function retryWait(exchange: Exchange, attempt: number, stopped: boolean): number | undefined {
-	if (exchange.kind === 'error') return undefined;
+/** How long to wait before fetching again after this attempt, or undefined to give up. */
+function retryWait(result: HttpResult, attempt: number, stopped: boolean): number | undefined {
+	if (result.kind === 'error') return undefined;
 	const failure =
-		exchange.kind === 'failed'
-			? exchange.failure
-			: { kind: 'status' as const, status: exchange.answer.status };
+		result.kind === 'failed'
+			? result.failure
+			: { kind: 'status' as const, status: result.answer.status };
 	return backoffBeforeRetry(failure, 'GET', attempt, stopped);
 }
 
 /** The error a download ends with; there is no key to scrub (none was sent), so none is given. */
-function downloadError(node: INode, exchange: Exchange, attempt: number): NodeApiError {
-	if (exchange.kind !== 'answered') {
+function downloadError(node: INode, result: HttpResult, attempt: number): NodeApiError {
+	if (result.kind !== 'answered') {
 		const detail =
-			exchange.kind === 'failed' && exchange.failure.kind === 'network'
-				? `Network error ${exchange.failure.code} after ${attempt} attempt(s).`
-				: exchange.message;
+			result.kind === 'failed' && result.failure.kind === 'network'
+				? `Network error ${result.failure.code} after ${attempt} attempt(s).`
+				: result.message;
 		return transportError(node, 'The file could not be downloaded', detail, '');
 	}
-	const { status, statusText, body } = exchange.answer;
+	const { status, statusText, body } = result.answer;
 	return statusError(node, {
 		status,
 		statusText,
@@ -107,8 +100,6 @@ function downloadError(node: INode, exchange: Exchange, attempt: number): NodeAp
 		note: status >= 500 ? `Tried ${attempt} times.` : undefined,
 	});
 }
-
-const isRedirect = (status: number) => status >= 300 && status < 400;
 
 function tooLarge(node: INode, bytes?: number): NodeOperationError {
 	const size = bytes === undefined ? '' : ` (it announced ${megabytes(bytes)})`;
@@ -162,7 +153,7 @@ function announcedTooLarge(response: IN8nHttpFullResponse): number | undefined {
 }
 
 /** One GET of `target`, its body read under the limit; never throws but for a file over the limit. */
-async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<Exchange> {
+async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<HttpResult> {
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: target.href,
@@ -177,7 +168,7 @@ async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<Exchange
 	try {
 		response = (await this.helpers.httpRequest(options)) as IN8nHttpFullResponse;
 	} catch (error) {
-		return await settle(Promise.reject(error));
+		return await resultOf(Promise.reject(error));
 	}
 	const announced = announcedTooLarge(response);
 	if (announced !== undefined) {
@@ -188,23 +179,23 @@ async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<Exchange
 	try {
 		body = await readBody(response);
 	} catch (error) {
-		return await settle(Promise.reject(error)); // the connection broke while the body streamed
+		return await resultOf(Promise.reject(error)); // the connection broke while the body streamed
 	}
 	if (body === undefined) throw tooLarge(this.getNode());
-	return await settle(Promise.resolve({ ...response, body }));
+	return await resultOf(Promise.resolve({ ...response, body }));
 }
 
 /** GETs `target` until it is answered with a file or a redirect, repeating transient failures. */
 async function fetchAnswer(this: IExecuteFunctions, target: URL): Promise<HttpAnswer> {
 	for (let attempt = 1; ; attempt++) {
-		const exchange = await fetchOnce.call(this, target);
+		const result = await fetchOnce.call(this, target);
 		if (
-			exchange.kind === 'answered' &&
-			(isSuccess(exchange.answer.status) || isRedirect(exchange.answer.status))
+			result.kind === 'answered' &&
+			(isSuccess(result.answer.status) || isRedirect(result.answer.status))
 		)
-			return exchange.answer;
-		const waitMs = retryWait(exchange, attempt, cancelled(this));
-		if (waitMs === undefined) throw downloadError(this.getNode(), exchange, attempt);
+			return result.answer;
+		const waitMs = retryWait(result, attempt, cancelled(this));
+		if (waitMs === undefined) throw downloadError(this.getNode(), result, attempt);
 		await sleep(waitMs);
 	}
 }

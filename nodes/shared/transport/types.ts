@@ -1,3 +1,9 @@
+/**
+ * The values the transport's files hand each other: the n8n contexts it
+ * serves, one API call, the credential's settings, and how one HTTP request
+ * ended. Kept apart so request, retry, errors and downloads can share them
+ * without importing each other in a circle.
+ */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -34,3 +40,40 @@ export interface ApiAnswer {
 	json: unknown;
 	headers: Record<string, unknown>;
 }
+
+/** What the transport needs from the credential: read once per call, or once per list. */
+export interface ApiSettings {
+	apiKey: string;
+	/** Without a trailing slash or a trailing /v1 (every endpoint path starts with /v1). */
+	baseUrl: string;
+	requestsPerMinute: number;
+	/** How long one request keeps waiting out 429s (the credential's Wait for Rate Limit). */
+	rateLimitDeadlineMs: number;
+}
+
+/** What went wrong with one attempt, as far as retrying is concerned. */
+export type Failure =
+	| { kind: 'refused' } // connection refused: nothing was sent
+	| { kind: 'network'; code: string; detail: string } // reset, timeout, DNS...: may have been sent
+	| { kind: 'status'; status: number }
+	| { kind: 'malformed' }; // 2xx whose body is not JSON
+
+/** A failure without any answer: the connection was refused or broke. */
+export type NetworkFailure = Extract<Failure, { kind: 'refused' | 'network' }>;
+
+/** An HTTP answer of any status; nothing is parsed yet (a download's body is a file). */
+export interface HttpAnswer {
+	status: number;
+	statusText?: string;
+	headers: Record<string, unknown>;
+	body: Buffer;
+}
+
+/**
+ * How one HTTP request ended. `message` is the helper's error text; the key
+ * is scrubbed where it is shown.
+ */
+export type HttpResult =
+	| { kind: 'answered'; answer: HttpAnswer }
+	| { kind: 'failed'; failure: NetworkFailure; message: string }
+	| { kind: 'error'; message: string };

@@ -9,7 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { EndpointKey } from '../../../shared/endpoints';
 import { binaryInputField, bodyField, bodyProperty, pathIdField } from '../../../shared/fields';
 import { sanitizeFilename } from '../../../shared/filenames';
-import { type N8nContext, paginate, uploadFile } from '../../../shared/transport';
+import { paginate } from '../../../shared/transport/pages';
+import { type N8nContext } from '../../../shared/transport/types';
+import { uploadFile } from '../../../shared/transport/upload';
 import {
 	type UploadOptions,
 	validateUploadFields,

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { bodyCollection, bodyFields, bodyProperties } from '../../../shared/fields';
-import { apiRequest } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport/request';
 import { underRule } from '../../../shared/validation';
 import { assertNoExclusiveConflict } from '../../helpers/contactBody';
 

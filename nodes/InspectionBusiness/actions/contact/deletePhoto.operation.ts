@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { pathIdField } from '../../../shared/fields';
-import { apiRequest } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport/request';
 import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 
 export const endpoint: EndpointKey = 'deleteContactPhoto';

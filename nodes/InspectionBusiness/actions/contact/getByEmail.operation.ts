@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
-import { readAll } from '../../../shared/transport';
+import { readAll } from '../../../shared/transport/pages';
 
 import { CONTACT_SIMPLIFY, outputShape, simplifyProperties } from '../../helpers/simplifyOption';
 

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { bodyCollection, fieldsToClear, pathIdField } from '../../../shared/fields';
-import { apiRequest } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport/request';
 import { underRule } from '../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { recordId, recordIdField } from '../../helpers/locatorsByVersion';

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { binaryInputField, pathIdField } from '../../../shared/fields';
-import { uploadFile } from '../../../shared/transport';
+import { uploadFile } from '../../../shared/transport/upload';
 import { readBinaryFile, uploadOptionsField } from '../../helpers/binary';
 import { recordId, recordIdField } from '../../helpers/locatorsByVersion';
 

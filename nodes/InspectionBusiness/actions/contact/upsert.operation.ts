@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
 import { bodyCollection, bodyField, bodyProperty, fieldsToClear } from '../../../shared/fields';
-import { apiRequest } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport/request';
 import { underRule, validateBody } from '../../../shared/validation';
 import { addFieldsToClear, assertNoExclusiveConflict } from '../../helpers/contactBody';
 import { emailKey, matchEmails } from '../../helpers/emailMatch';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
-import { readAll } from '../../../shared/transport';
+import { readAll } from '../../../shared/transport/pages';
 import { listFields, listOutput, listRequest } from '../../helpers/list';
 
 /**

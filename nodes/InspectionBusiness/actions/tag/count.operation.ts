@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { EndpointKey } from '../../../shared/endpoints';
-import { apiRequest } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport/request';
 import { countFields, countOutput, countQuery } from '../../helpers/count';
 
 /**

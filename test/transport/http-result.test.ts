@@ -1,13 +1,15 @@
 /**
- * One exchange as the transport sees it (`settle`): whatever n8n's helper
+ * One request as the transport sees it (`resultOf`): whatever n8n's helper
  * does, an answer of any status, a network failure or another error comes
  * back as a value, never as a throw; and the helpers that read an answer's body.
  */
-import { errorBody, parseJson, settle } from '../../nodes/shared/transport/exchange';
+import { errorBody } from '../../nodes/shared/transport/errors';
+import { resultOf } from '../../nodes/shared/transport/request';
+import { parseJson } from '../../nodes/shared/transport/retry';
 
-describe('settle', () => {
+describe('resultOf', () => {
 	it('an answer of any status, with its headers and its body as bytes', async () => {
-		const exchange = await settle(
+		const result = await resultOf(
 			Promise.resolve({
 				statusCode: 503,
 				statusMessage: 'Service Unavailable',
@@ -15,7 +17,7 @@ describe('settle', () => {
 				body: Buffer.from('{"error":"busy"}'),
 			}),
 		);
-		expect(exchange).toEqual({
+		expect(result).toEqual({
 			kind: 'answered',
 			answer: {
 				status: 503,
@@ -27,8 +29,8 @@ describe('settle', () => {
 	});
 
 	it('a body the client handed back as text becomes bytes; no headers become none', async () => {
-		const exchange = await settle(Promise.resolve({ statusCode: 200, body: 'plain' }));
-		expect(exchange).toMatchObject({
+		const result = await resultOf(Promise.resolve({ statusCode: 200, body: 'plain' }));
+		expect(result).toMatchObject({
 			kind: 'answered',
 			answer: { headers: {}, body: Buffer.from('plain') },
 		});
@@ -39,7 +41,7 @@ describe('settle', () => {
 			code: 'ECONNREFUSED',
 		});
 		const wrapped = Object.assign(new Error('The service refused the connection'), { cause });
-		expect(await settle(Promise.reject(wrapped))).toEqual({
+		expect(await resultOf(Promise.reject(wrapped))).toEqual({
 			kind: 'failed',
 			failure: { kind: 'refused' },
 			message: 'The service refused the connection',
@@ -47,7 +49,7 @@ describe('settle', () => {
 	});
 
 	it('a reset connection', async () => {
-		expect(await settle(Promise.reject(new Error('socket hang up')))).toEqual({
+		expect(await resultOf(Promise.reject(new Error('socket hang up')))).toEqual({
 			kind: 'failed',
 			failure: { kind: 'network', code: 'ECONNRESET', detail: 'ECONNRESET' },
 			message: 'socket hang up',
@@ -55,11 +57,11 @@ describe('settle', () => {
 	});
 
 	it('anything else is an error with its message', async () => {
-		expect(await settle(Promise.reject(new Error('Invalid URL')))).toEqual({
+		expect(await resultOf(Promise.reject(new Error('Invalid URL')))).toEqual({
 			kind: 'error',
 			message: 'Invalid URL',
 		});
-		expect(await settle(Promise.reject('a string'))).toEqual({
+		expect(await resultOf(Promise.reject('a string'))).toEqual({
 			kind: 'error',
 			message: 'a string',
 		});
