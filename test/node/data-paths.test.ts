@@ -146,6 +146,24 @@ describe('data paths: frames from the node to the wire', () => {
 		expect(frames).toEqual(documentedFrames('Contact → Update:'));
 	});
 
+	it('Contact → Get (read from the list by ids=, all items together)', async () => {
+		const contact = (await api<Page>(sandbox, '/v1/contacts', { limit: '1' })).data[0];
+		const [frames, ...more] = await measure({
+			resource: 'contact',
+			operation: 'get',
+			id: byId(contact.id),
+		});
+		expect(more).toEqual([]);
+		expect(frames.map((frame) => frame.symbol)).toEqual([
+			'execute',
+			'executeBatch',
+			'getByIds',
+			'paginate',
+			'sendApiRequest',
+			'sendOnce',
+		]);
+	});
+
 	it('Attachment → Upload (the duplicate check, then the upload)', async () => {
 		const inspections = (await api<Page>(sandbox, '/v1/inspections', { limit: '200' })).data;
 		const confirmed = inspections.find((inspection) => inspection.status === 'confirmed');

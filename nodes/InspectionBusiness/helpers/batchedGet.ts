@@ -44,34 +44,39 @@ type Group = { query: IDataObject; ids: Set<string> };
 /** What one group's requests returned: records by `idKey`, or the error that stopped them. */
 type GroupResult = Map<string, IDataObject> | { failed: unknown };
 
-export async function batchedGet(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	config: BatchedGetConfig,
-): Promise<INodeExecutionData[]> {
-	const { requests, groups } = readRequests(this, items, config);
-	// Each group's records (one getByIds, called from here so a Get stays few frames from its request).
-	const results = new Map<string, GroupResult>();
-	for (const [key, group] of groups) {
-		try {
-			const found = await getByIds.call(this, config.endpoint, [...group.ids], {
-				query: group.query,
-			});
-			results.set(key, found);
-		} catch (error) {
-			// Reported on each item of the group, so each gets its own index.
-			results.set(key, { failed: error });
+/**
+ * The operation's `executeBatch`: the returned function is the frame right
+ * below the node's execute, and calls `getByIds` itself, so a Get is as few
+ * frames from its request as a Get Many.
+ */
+export function batchedGet(config: BatchedGetConfig) {
+	return async function executeBatch(
+		this: IExecuteFunctions,
+		items: INodeExecutionData[],
+	): Promise<INodeExecutionData[]> {
+		const { requests, groups } = readRequests(this, items, config);
+		const results = new Map<string, GroupResult>();
+		for (const [key, group] of groups) {
+			try {
+				const found = await getByIds.call(this, config.endpoint, [...group.ids], {
+					query: group.query,
+				});
+				results.set(key, found);
+			} catch (error) {
+				// Reported on each item of the group, so each gets its own index.
+				results.set(key, { failed: error });
+			}
 		}
-	}
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
-		try {
-			output.push(await outputItem(this, config, itemIndex, requests[itemIndex], results));
-		} catch (error) {
-			output.push(errorItem(continueOrThrow(this, error, itemIndex), itemIndex));
+		const output: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
+			try {
+				output.push(await outputItem(this, config, itemIndex, requests[itemIndex], results));
+			} catch (error) {
+				output.push(errorItem(continueOrThrow(this, error, itemIndex), itemIndex));
+			}
 		}
-	}
-	return output;
+		return output;
+	};
 }
 
 /** Each item's ID (checked to be a UUID) and query options, grouped by options. */

@@ -3,12 +3,7 @@
  * together (see `batchedGet`), with the list's query options (e.g. Include
  * Deleted) and Simplify where the resource has them.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idsParamOf } from '../../shared/endpoints';
@@ -41,16 +36,14 @@ export function getOperation(config: GetConfig): BatchOperation {
 	if (!idsParam) throw new Error(`Endpoint table: ${endpoint} cannot be read by IDs`);
 	const optionNames = config.options ?? [];
 
-	async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]) {
-		return await batchedGet.call(this, items, {
-			endpoint,
-			record: config.record,
-			picker: config.picker,
-			notFoundHint: config.notFoundHint,
-			query: optionNames.length ? optionValues(endpoint) : undefined,
-			shape: simplify ? simplified(simplify) : undefined,
-		});
-	}
+	const executeBatch = batchedGet({
+		endpoint,
+		record: config.record,
+		picker: config.picker,
+		notFoundHint: config.notFoundHint,
+		query: optionNames.length ? optionValues(endpoint) : undefined,
+		shape: simplify ? simplified(simplify) : undefined,
+	});
 
 	return {
 		description: updateDisplayOptions(shownFor(config.resource, 'get'), fieldsOf(config)),

@@ -47,15 +47,13 @@ export function recordFileOperation(config: RecordFileConfig): BatchOperation {
 		binaryPropertyField,
 	];
 
-	async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]) {
-		return await batchedGet.call(this, items, {
-			endpoint,
-			record,
-			picker: config.picker,
-			notFoundHint: config.notFoundHint,
-			finish: downloadFileOf(config),
-		});
-	}
+	const executeBatch = batchedGet({
+		endpoint,
+		record,
+		picker: config.picker,
+		notFoundHint: config.notFoundHint,
+		finish: downloadFileOf(config),
+	});
 
 	return {
 		description: updateDisplayOptions(shownFor(config.resource, config.operation), properties),

@@ -248,10 +248,11 @@ export async function getByIds(
 	if (wanted.length === 0) return new Map();
 	const idProperty = idPropertyOf(endpoint);
 	const found = new Map<string, IDataObject>();
-	const records = await readAll.call(this, endpoint, {
+	// The cursor loop itself, not readAll: one frame fewer between a Get and its request.
+	for await (const page of paginate.call(this, endpoint, {
 		query: { ...options.query, [idsParam]: wanted },
-	});
-	for (const record of records) found.set(idKey(String(record[idProperty])), record);
+	}))
+		for (const record of page) found.set(idKey(String(record[idProperty])), record);
 	const ordered = new Map<string, IDataObject>();
 	for (const id of wanted) {
 		const record = found.get(idKey(id));
