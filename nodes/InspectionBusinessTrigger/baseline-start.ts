@@ -23,7 +23,7 @@
  */
 export const MAX_REMEMBERED_MS = 24 * 60 * 60_000;
 
-interface Remembered {
+interface RememberedStart {
 	/** The API's time of the baseline's first answer (ms). */
 	began: number;
 	/** When it was remembered, by the local clock. */
@@ -31,7 +31,7 @@ interface Remembered {
 }
 
 export class BaselineStarts {
-	private readonly starts = new Map<string, Remembered>();
+	private readonly starts = new Map<string, RememberedStart>();
 
 	/** The moment a poll of `node` that starts from no state dates its baseline from, if one is remembered. */
 	startOf(node: string, now: number): number | undefined {

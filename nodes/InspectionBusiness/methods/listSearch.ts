@@ -44,7 +44,7 @@ async function searchPage(
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-const joined = (parts: unknown[], separator: string) =>
+const joinedText = (parts: unknown[], separator: string) =>
 	parts.map(text).filter(Boolean).join(separator);
 /** A date-time as YYYY-MM-DD HH:MM (UTC), the way the API states it. */
 const dateTime = (value: unknown) => text(value).slice(0, 16).replace('T', ' ');
@@ -76,7 +76,7 @@ export async function searchContacts(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const label: Label = (contact) => {
-		const name = joined([contact.first_name, contact.last_name], ' ');
+		const name = joinedText([contact.first_name, contact.last_name], ' ');
 		return contact.email ? `${name} <${text(contact.email)}>` : name;
 	};
 	return await searchPage(this, 'listContacts', label, {
@@ -86,7 +86,7 @@ export async function searchContacts(
 	});
 }
 
-const CLIENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.client;
+const CLIENT_ROLE_NAMES: readonly string[] = CONTACT_ROLE_GROUPS.client;
 
 /** Most recently updated first, canceled ones too, labelled "address · date · client". */
 export async function searchInspections(
@@ -98,9 +98,9 @@ export async function searchInspections(
 		const address = text((inspection.address as IDataObject | null)?.full) || 'No address';
 		const when = dateTime(inspection.scheduled_for) || 'not scheduled';
 		const clients = ((inspection.contacts ?? []) as IDataObject[])
-			.filter((contact) => CLIENT_ROLES.includes(String(contact.role)))
-			.map((contact) => joined([contact.first_name, contact.last_name], ' '));
-		return joined([address, when, clients.join(', ')], ' · ');
+			.filter((contact) => CLIENT_ROLE_NAMES.includes(String(contact.role)))
+			.map((contact) => joinedText([contact.first_name, contact.last_name], ' '));
+		return joinedText([address, when, clients.join(', ')], ' · ');
 	};
 	return await searchPage(this, 'listInspections', label, {
 		filter,
@@ -116,7 +116,7 @@ export async function searchEvents(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const label: Label = (event) =>
-		joined([event.name || 'Event', dateTime(event.start_at) || 'no start time'], ' · ');
+		joinedText([event.name || 'Event', dateTime(event.start_at) || 'no start time'], ' · ');
 	return await searchPage(this, 'listEvents', label, { filter, paginationToken });
 }
 

@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { WatchedValue, WatchedValues } from './slots';
 
-const child = (record: IDataObject, name: string) =>
+/** A record's object field, or an empty one when it is missing or not an object. */
+export const child = (record: IDataObject, name: string) =>
 	(typeof record[name] === 'object' && record[name] !== null ? record[name] : {}) as IDataObject;
 
 /**

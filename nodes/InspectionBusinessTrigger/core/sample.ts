@@ -41,7 +41,7 @@ function timeEvents(values: WatchedValues, now: number): PollEvent[] {
  * values, as if it came from nothing; a scheduled time stands in for
  * "rescheduled" and services or add-ons for "fees changed".
  */
-function inspectionEvents(record: IDataObject, fresh: boolean, now: number): PollEvent[] {
+function shownInspectionEvents(record: IDataObject, fresh: boolean, now: number): PollEvent[] {
 	const values = watchedValues('inspections', record);
 	const events: PollEvent[] = [fresh ? 'inspection.created' : 'inspection.updated'];
 	if (STATUS_RULES['inspection.confirmed'](values)) events.push('inspection.confirmed');
@@ -72,7 +72,7 @@ function visibleEvents(resource: Resource, record: IDataObject, now: number): Po
 			...(nonEmpty(record.roles) ? ['contact.new_role' as const] : []),
 		];
 	}
-	return inspectionEvents(record, fresh, now);
+	return shownInspectionEvents(record, fresh, now);
 }
 
 /** The item as the poll shapes it: an inspector's moment alone, naming them; new roles named. */

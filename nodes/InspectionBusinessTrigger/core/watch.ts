@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
 import {
+	child,
 	factsOf,
 	inspectorsDiff,
 	namedKeys,
@@ -53,7 +54,6 @@ const time = (value: unknown): number | null => {
 };
 const strings = (value: unknown): string[] =>
 	Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').sort() : [];
-const child = (record: IDataObject, name: string) => (record[name] ?? {}) as IDataObject;
 const showTime = (value: WatchedValue) =>
 	typeof value === 'number' ? new Date(value).toISOString() : null;
 const showCode = (value: WatchedValue) => (value === '' ? null : value);
