@@ -238,9 +238,7 @@ export class N8nUserFolder {
 		} finally {
 			rmSync(stdoutFile, { force: true });
 		}
-		const start = stdout.search(/^\{/m);
-		if (start < 0) throw new Error(`n8n execute printed no JSON for workflow ${id}:\n${stdout}`);
-		return JSON.parse(stdout.slice(start)) as ExecutionOutput;
+		return parseExecuteOutput(id, stdout);
 	}
 
 	/**
@@ -329,4 +327,24 @@ export function nodeItems(output: ExecutionOutput, nodeName: string): NodeItem[]
 			`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`,
 		);
 	return first.data?.main[0] ?? [];
+}
+
+/**
+ * The run's JSON in what `n8n execute --rawOutput` printed: from the first line
+ * that starts with "{" to its closing brace, the first "}" that starts a line
+ * (the JSON is indented by two spaces); log lines before and after are not part
+ * of the run (n8n printed one after it once in CI).
+ */
+export function parseExecuteOutput(id: string, stdout: string): ExecutionOutput {
+	const start = stdout.search(/^\{/m);
+	if (start < 0) throw new Error(`n8n execute printed no JSON for workflow ${id}:\n${stdout}`);
+	const end = stdout.indexOf('\n}', start);
+	const json = end < 0 ? stdout.slice(start) : stdout.slice(start, end + 2);
+	try {
+		return JSON.parse(json) as ExecutionOutput;
+	} catch (error) {
+		throw new Error(
+			`n8n execute printed unreadable JSON for workflow ${id} (${(error as Error).message}):\n${stdout}`,
+		);
+	}
 }
