@@ -51,14 +51,31 @@ export function underRule<T>(node: INode, rule: () => T, label?: string): T {
 	}
 }
 
-/** A comma-separated list or an array (from an expression) as a clean list: entries trimmed, blanks dropped. */
-export function listValues(value: unknown): string[] {
-	const parts = Array.isArray(value)
-		? value.map(String)
+/**
+ * A comma-separated list or an array (from an expression) as a clean list:
+ * entries trimmed, blanks (and null entries) dropped, a number as its text.
+ * Anything else (an object, true or false) is refused, naming the field: a
+ * value the user mapped is never silently dropped, which would widen a filter
+ * or skip a change.
+ */
+export function listValues(name: string, value: unknown): string[] {
+	if (value === undefined || value === null) return [];
+	const parts: unknown[] = Array.isArray(value)
+		? value
 		: typeof value === 'string'
 			? value.split(',')
-			: [];
-	return parts.map((part) => part.trim()).filter((part) => part !== '');
+			: [value];
+	return parts.map((part) => listEntry(name, part)).filter((part) => part !== '');
+}
+
+function listEntry(name: string, part: unknown): string {
+	if (part === undefined || part === null) return '';
+	if (typeof part === 'string') return part.trim();
+	if (typeof part === 'number' && Number.isFinite(part)) return String(part);
+	throw new RuleViolation(
+		name,
+		`must be text or a list of text, got ${Array.isArray(part) ? 'a nested list' : typeof part}`,
+	);
 }
 
 /**
@@ -89,7 +106,7 @@ export function checkedId(node: INode, field: string, value: unknown, label?: st
 function queryWireText(param: QueryParam, value: unknown): string[] {
 	switch (param.type) {
 		case 'id-list':
-			return [listValues(value).join(',')];
+			return [listValues(param.name, value).join(',')];
 		case 'string-array':
 			return (Array.isArray(value) ? value : [value]).map(String);
 		case 'boolean':
@@ -117,7 +134,7 @@ export function validateQuery(
 			throw invalidInput(node, name, `not a parameter of ${spec.method} ${spec.path}`);
 		if (typeof value === 'object' && !Array.isArray(value))
 			throw invalidInput(node, name, 'must be text, not an object');
-		const values = queryWireText(param, value);
+		const values = underRule(node, () => queryWireText(param, value));
 		if (param.type === 'string-array' && values.length === 0) continue;
 		wire.set(name, values);
 		sent[name] = param.type === 'string-array' ? values : values[0];

@@ -316,6 +316,13 @@ describe('Update', () => {
 		expect(await requests(sandbox)).toHaveLength(0);
 	});
 
+	test('tags mapped to an object are refused, naming the field; the contact keeps its tags', async () => {
+		const result = await update({ updateFields: { tags: { name: tags[1].name } } });
+		expect(result.error?.message).toContain('tags');
+		expect(await requests(sandbox)).toHaveLength(0);
+		expect(tagNames(await readContact(String(contact.id)))).toEqual([tags[0].name]);
+	});
+
 	test('an unknown contact is a 404 naming the contact and its ID', async () => {
 		const unknown = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f';
 		const result = await run(sandbox, {

@@ -58,6 +58,40 @@ describe('filters', () => {
 		expect(result.error?.message).toContain('updated_since');
 		expect(await requests(sandbox)).toHaveLength(0);
 	});
+
+	// A value mapped by expression that is not text (a number, an object) is never dropped, which
+	// would send the list unfiltered: a number is checked as text, anything else is refused.
+	test.each([
+		{ filters: { tag_id: 12345 }, field: 'tag_id' },
+		{ filters: { tag_id: { id: 'x' } }, field: 'tag_id' },
+		{ filters: { agency_id: true }, field: 'agency_id' },
+		{ filters: { tag: { name: 'VIP' } }, field: 'tag' },
+		{ filters: { tag: [['VIP']] }, field: 'tag' },
+	])(
+		'a filter mapped to $filters is refused, naming $field, with no request',
+		async ({ filters, field }) => {
+			const result = await run(sandbox, {
+				resource: 'contact',
+				operation: 'getAll',
+				limit: 1,
+				filters: filters as INodeParameters,
+			});
+			expect(result.error?.message).toContain(field);
+			expect(await requests(sandbox)).toHaveLength(0);
+		},
+	);
+
+	test('null entries of a mapped list are blanks: dropped, the rest sent', async () => {
+		const { error } = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 1,
+			filters: { tag: ['VIP', null, ' '] },
+		});
+		expect(error).toBeUndefined();
+		const [entry] = await requests(sandbox);
+		expect(entry.query.tag).toEqual('VIP');
+	});
 });
 
 const sortCases = getManyOperations.flatMap(({ resource, operation }) =>

@@ -29,8 +29,14 @@ const COLLECTION_LOCATORS: Record<string, LocatorKind> = { agency_id: 'agency' }
  * here; one the node cannot read fails the item, naming the field.
  */
 function locatorValue(name: string, value: unknown): string {
-	if (!value || typeof value !== 'object' || !('value' in value))
-		return typeof value === 'string' ? value : '';
+	if (value === undefined || value === null || typeof value === 'string') return value ?? '';
+	// A number from an expression is checked as an ID (and refused loudly), never dropped.
+	if (typeof value === 'number') return String(value);
+	if (typeof value !== 'object' || !('value' in value))
+		throw new RuleViolation(
+			name,
+			`must be an ID, got ${Array.isArray(value) ? 'a list' : typeof value}`,
+		);
 	const { mode, value: given } = value as IDataObject;
 	const text = String(given ?? '');
 	const kind = COLLECTION_LOCATORS[name];
@@ -66,9 +72,9 @@ function bodyValue(field: BodyField, value: unknown, timeZone: string): unknown 
 			return locatorValue(field.name, value);
 		case 'uuid-array':
 		case 'string-array':
-			return listValues(value);
+			return listValues(field.name, value);
 		case 'email-list':
-			return listValues(value).join(',');
+			return listValues(field.name, value).join(',');
 		case 'string-map':
 			return value === undefined ? undefined : socialMap(value);
 		case 'country':
@@ -155,7 +161,8 @@ export function filterValues(
 	const query: IDataObject = {};
 	for (const param of ENDPOINTS[endpoint].query) {
 		let value: unknown = values[param.name];
-		if (param.type === 'id-list' || param.type === 'string-array') value = listValues(value);
+		if (param.type === 'id-list' || param.type === 'string-array')
+			value = listValues(param.name, value);
 		else if (param.type === 'uuid') value = locatorValue(param.name, value);
 		else if (param.type === 'timestamp' && !isUntouched(value))
 			value = toWireTimestamp(value, timeZone);

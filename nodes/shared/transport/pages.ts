@@ -14,6 +14,7 @@ import {
 	checkIds,
 	listValues,
 	validateMax,
+	underRule,
 	validatePathParams,
 	validateQuery,
 } from '../validation';
@@ -95,7 +96,9 @@ export function pageQueries(
 ): IDataObject[] {
 	const idsParam = (ENDPOINTS[endpoint] as Endpoint).list?.idsParam;
 	const ids =
-		idsParam === undefined || query[idsParam] === undefined ? [] : listValues(query[idsParam]);
+		idsParam === undefined || query[idsParam] === undefined
+			? []
+			: underRule(node, () => listValues(idsParam, query[idsParam]));
 	// Without ids (or with an empty list, which validation names) the query is checked as it is.
 	if (idsParam === undefined || ids.length === 0)
 		return [{ ...validateQuery(node, endpoint, query), limit: LIMITS.pageSizeMax }];
@@ -244,7 +247,7 @@ export async function getByIds(
 	if (idsParam === undefined)
 		throw new NodeOperationError(node, `${endpoint} cannot be read by IDs`);
 	// pageQueries checks and deduplicates them (by idKey); the map keeps the first place of each.
-	const wanted = ids.flatMap((id) => listValues(id));
+	const wanted = underRule(node, () => ids.flatMap((id) => listValues(idsParam, id)));
 	if (wanted.length === 0) return new Map();
 	const idProperty = idPropertyOf(endpoint);
 	const found = new Map<string, IDataObject>();
