@@ -20,14 +20,25 @@ import { outputShape, simplifyProperties, type SimplifyConfig } from './simplify
 import { dateTimeZone } from './timezone';
 import { filterValues, sortValue } from './wireValues';
 
+interface ListShape {
+	hasFilters: boolean;
+	sortable: boolean;
+}
+
+/** What each list offers, worked out once per endpoint (every item's request reads it). */
+const LIST_SHAPES = new Map<EndpointKey, ListShape>();
+
 /** What a list offers, from its endpoint table entry. */
-function listShape(endpoint: EndpointKey) {
-	const filters = filtersCollection(endpoint);
-	return {
-		filters,
-		hasFilters: (filters.options ?? []).length > 0,
-		sortable: ENDPOINTS[endpoint].query.some((p) => p.name === 'sort'),
-	};
+function listShape(endpoint: EndpointKey): ListShape {
+	let shape = LIST_SHAPES.get(endpoint);
+	if (!shape) {
+		shape = {
+			hasFilters: (filtersCollection(endpoint).options ?? []).length > 0,
+			sortable: ENDPOINTS[endpoint].query.some((p) => p.name === 'sort'),
+		};
+		LIST_SHAPES.set(endpoint, shape);
+	}
+	return shape;
 }
 
 /** A Get Many's fields, shown for its resource and operation. */
@@ -46,7 +57,7 @@ export function listFields(
 		...(options.pathFields ?? []),
 		...returnAllFields,
 		...(options.simplify ? simplifyProperties(options.simplify) : []),
-		...(list.hasFilters ? [list.filters] : []),
+		...(list.hasFilters ? [filtersCollection(endpoint)] : []),
 		...(list.sortable ? sortFields(endpoint) : []),
 	]);
 }
