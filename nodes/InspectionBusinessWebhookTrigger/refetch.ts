@@ -13,7 +13,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { LIMITS } from '../shared/endpoints';
-import { getByIds, idKey } from '../shared/transport/pages';
+import { idKey } from '../shared/rules/query';
+import { getByIds } from '../shared/transport/pages';
 import type { RecordList } from './payload';
 
 /** How long the first delivery of a batch waits for others to join it. */

@@ -126,3 +126,14 @@ test('an expired link in URL mode is an error with the hint to read the record a
 	);
 	expect(result.error?.description).toMatch(/fresh link/);
 });
+
+test('a URL mapped to something that is not text fails the item, naming URL, with no request', async () => {
+	await sandbox.control.clearRequests();
+	const result = await run(
+		sandbox,
+		{ resource: 'attachment', operation: 'download', source: 'url', url: '={{ $json.link }}' },
+		{ items: [{ json: { link: { href: 'https://example.com/a.pdf' } } }] },
+	);
+	expect(result.error?.message).toBe('URL: must be a link, got object');
+	expect(await requests(sandbox)).toHaveLength(0);
+});

@@ -107,6 +107,15 @@ describe('Get', () => {
 		expect(items[0].json).toMatchObject({ id: attachment.id, inspection_id: inspectionId });
 		expect(items[1].json.error).toBe(`Attachment 999 not found on inspection ${inspectionId}`);
 		expect(await requests(sandbox, { pathPrefix: '/v1' })).toHaveLength(1);
+		// The listing is the execution's own: the next execution reads the inspection afresh.
+		const again = await run(sandbox, {
+			resource: 'attachment',
+			operation: 'get',
+			inspection_id: inspectionId,
+			attachment_id: String(attachment.id),
+		});
+		expect(again.items[0].json).toMatchObject({ id: attachment.id });
+		expect(await requests(sandbox, { pathPrefix: '/v1' })).toHaveLength(2);
 	});
 
 	test('contact statistics of chosen contacts, with the window', async () => {

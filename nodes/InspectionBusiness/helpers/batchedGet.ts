@@ -12,7 +12,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { LocatorKind } from '../../shared/locators';
 import type { EndpointKey } from '../../shared/endpoints';
-import { getByIds, idKey } from '../../shared/transport/pages';
+import { idKey } from '../../shared/rules/query';
+import { getByIds } from '../../shared/transport/pages';
 import { continueOrThrow, errorItem, uuidParameter } from './execution';
 import type { ItemError } from './execution';
 

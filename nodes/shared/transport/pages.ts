@@ -82,8 +82,6 @@ export function cursorGuard(node: INode): (next: string) => void {
 	};
 }
 
-export { idKey } from '../rules/query';
-
 /**
  * The first-page query of each batch one list query makes: its filters checked
  * once, and its id list (if any) deduplicated and cut into batches of at most

@@ -245,7 +245,7 @@ export async function sendOnce(
  * Sends one API request, pacing it against the key's budget and repeating it
  * where that is harmless. Returns the parsed 2xx answer; throws a mapped error
  * otherwise. A 429 pauses every caller of the key in this n8n instance and lowers
- * the instance's rate (./pacer.ts); waiting is bounded by a deadline counted
+ * the instance's rate (retry.ts); waiting is bounded by a deadline counted
  * from the request's first 429, not by a number of attempts.
  */
 export async function sendApiRequest(

@@ -65,7 +65,14 @@ export async function execute(
 	let url: string;
 	if (this.getNodeParameter('source', itemIndex) === 'url') {
 		json = this.getInputData()[itemIndex].json;
-		url = (this.getNodeParameter('url', itemIndex) as string).trim();
+		const given = this.getNodeParameter('url', itemIndex, '') as unknown;
+		if (given !== null && typeof given !== 'string') {
+			throw new NodeOperationError(this.getNode(), `URL: must be a link, got ${typeof given}`, {
+				itemIndex,
+				description: 'Map URL to the url (or photo_url, cover_photo_url) of a record.',
+			});
+		}
+		url = (given ?? '').trim();
 	} else {
 		const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
 		const attachmentId = recordId(this, 'attachment', 'attachment_id', itemIndex);
