@@ -313,9 +313,10 @@ it(
 		await watch.look('credential-form');
 
 		const trySave = async (apiKey: string, url: string, expected: string, moment: string) => {
-			await key.fill(apiKey);
-			await baseUrl.fill(url);
-			await modal.locator('[data-test-id=credential-save-button]').click();
+			await editor.saveCredentialDialog(modal, [
+				[key, apiKey],
+				[baseUrl, url],
+			]);
 			const more = modal.getByText('More details', { exact: true });
 			const answered = await waitFor(
 				`the credential test's answer "${expected}"`,
@@ -458,8 +459,7 @@ it(
 		const secret = modal.locator('[data-test-id=parameter-input-secret] input');
 		await secret.waitFor();
 		await watch.look('secret-form');
-		await secret.fill(WEBHOOK_SECRET);
-		await modal.locator('[data-test-id=credential-save-button]').click();
+		await editor.saveCredentialDialog(modal, [[secret, WEBHOOK_SECRET]]);
 		// Created from the node, a credential that passes its test closes its dialog and is picked.
 		await modal.waitFor({ state: 'hidden', timeout: MINUTE });
 		const picked = page

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, freshUserDataDir } from '../../../scripts/chromium';
 import type { OwnerAccount } from '../../../scripts/n8n-rest';
 import { waitFor } from '../../../scripts/processes';
@@ -239,6 +239,39 @@ export class Editor {
 			`credential "${name}" picked`,
 			async () => (await input.inputValue()) === name || undefined,
 			{ timeoutMs: UI_TIMEOUT_MS },
+		);
+	}
+
+	/**
+	 * Fills a credential dialog's fields and presses its Save until n8n sends the save. Save
+	 * while n8n still holds a required field as empty sends nothing and leaves the dialog open
+	 * (measured: no request in 5 s). On a loaded machine the typing can reach n8n after the
+	 * click, or be lost while the dialog is still opening (seen once in CI: the dialog stayed
+	 * open for a minute). A person would see that nothing happened and type or press Save again;
+	 * so does this, and it fails if no save is sent within a minute of tries.
+	 */
+	async saveCredentialDialog(
+		modal: Locator,
+		fields: ReadonlyArray<readonly [Locator, string]>,
+	): Promise<void> {
+		const isSave = (method: string, url: string) =>
+			(method === 'POST' || method === 'PATCH') &&
+			/\/rest\/credentials(\/[^/]+)?$/.test(new URL(url).pathname);
+		await waitFor(
+			`the credential dialog's save with its ${fields.length} field(s) filled`,
+			async () => {
+				for (const [input, value] of fields)
+					if ((await input.inputValue()) !== value) await input.fill(value);
+				const sent = this.page
+					.waitForRequest((request) => isSave(request.method(), request.url()), {
+						timeout: 10_000,
+					})
+					.then(() => true)
+					.catch(() => undefined);
+				await modal.locator('[data-test-id=credential-save-button]').click();
+				return await sent;
+			},
+			{ timeoutMs: 2 * UI_TIMEOUT_MS, intervalMs: 100 },
 		);
 	}
 
