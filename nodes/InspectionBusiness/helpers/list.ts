@@ -20,27 +20,6 @@ import { outputShape, simplifyProperties, type SimplifyConfig } from './simplify
 import { dateTimeZone } from './timezone';
 import { filterValues, sortValue } from './wireValues';
 
-interface ListShape {
-	hasFilters: boolean;
-	sortable: boolean;
-}
-
-/** What each list offers, worked out once per endpoint (every item's request reads it). */
-const LIST_SHAPES = new Map<EndpointKey, ListShape>();
-
-/** What a list offers, from its endpoint table entry. */
-function listShape(endpoint: EndpointKey): ListShape {
-	let shape = LIST_SHAPES.get(endpoint);
-	if (!shape) {
-		shape = {
-			hasFilters: (filtersCollection(endpoint).options ?? []).length > 0,
-			sortable: ENDPOINTS[endpoint].query.some((p) => p.name === 'sort'),
-		};
-		LIST_SHAPES.set(endpoint, shape);
-	}
-	return shape;
-}
-
 /** A Get Many's fields, shown for its resource and operation. */
 export function listFields(
 	resource: string,
@@ -52,38 +31,35 @@ export function listFields(
 		simplify?: SimplifyConfig;
 	} = {},
 ): INodeProperties[] {
-	const list = listShape(endpoint);
+	const filters = filtersCollection(endpoint);
+	const sortable = ENDPOINTS[endpoint].query.some((param) => param.name === 'sort');
+	// A list without filters (tags) has no Filters collection rather than an empty one.
 	return updateDisplayOptions(shownFor(resource, operation), [
 		...(options.pathFields ?? []),
 		...returnAllFields,
 		...(options.simplify ? simplifyProperties(options.simplify) : []),
-		...(list.hasFilters ? [filtersCollection(endpoint)] : []),
-		...(list.sortable ? sortFields(endpoint) : []),
+		...(filters.options?.length ? [filters] : []),
+		...(sortable ? sortFields(endpoint) : []),
 	]);
 }
 
-/** One item's list request: the path ids given, its Filters and sort as query, and Limit (none: Return All). */
+/**
+ * One item's list request: the path ids given, its Filters and sort as query, and Limit (none:
+ * Return All). A list without Filters or Sort By reads them as empty, so nothing is sent for them.
+ */
 export function listRequest(
 	ctx: IExecuteFunctions,
 	endpoint: EndpointKey,
 	itemIndex: number,
 	pathParams: Record<string, string> = {},
 ) {
-	const list = listShape(endpoint);
-	const query = list.hasFilters
-		? filterValues(
-				endpoint,
-				ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject,
-				dateTimeZone(ctx),
-			)
-		: {};
-	if (list.sortable) {
-		const sort = sortValue(
-			ctx.getNodeParameter('sort', itemIndex, '') as string,
-			ctx.getNodeParameter('sortDirection', itemIndex, 'asc') as string,
-		);
-		if (sort) query.sort = sort;
-	}
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const query = filterValues(endpoint, filters, dateTimeZone(ctx));
+	const sort = sortValue(
+		ctx.getNodeParameter('sort', itemIndex, '') as string,
+		ctx.getNodeParameter('sortDirection', itemIndex, 'asc') as string,
+	);
+	if (sort) query.sort = sort;
 	return { pathParams, query, max: maxRecords(ctx, itemIndex) };
 }
 
