@@ -66,13 +66,10 @@ export async function execute(
 	if (this.getNodeParameter('source', itemIndex) === 'url') {
 		json = this.getInputData()[itemIndex].json;
 		const given = this.getNodeParameter('url', itemIndex, '') as unknown;
-		if (given !== null && typeof given !== 'string') {
-			throw new NodeOperationError(this.getNode(), `URL: must be a link, got ${typeof given}`, {
-				itemIndex,
-				description: 'Map URL to the url (or photo_url, cover_photo_url) of a record.',
-			});
-		}
+		if (given !== null && typeof given !== 'string')
+			throw urlError(this, itemIndex, `must be a link, got ${typeof given}`);
 		url = (given ?? '').trim();
+		if (!url) throw urlError(this, itemIndex, 'no link to download');
 	} else {
 		const inspectionId = recordId(this, 'inspection', 'inspection_id', itemIndex);
 		const attachmentId = recordId(this, 'attachment', 'attachment_id', itemIndex);
@@ -91,15 +88,17 @@ export async function execute(
 		}
 		url = json.url as string;
 	}
-	if (!url) {
-		throw new NodeOperationError(this.getNode(), 'URL: no link to download', {
-			itemIndex,
-			description: 'Map URL to the url (or photo_url, cover_photo_url) of a record.',
-		});
-	}
 	const binary = await downloadToBinary(this, itemIndex, url, {
 		fileName: json.filename as string | undefined,
 		mimeType: json.content_type as string | undefined,
 	});
 	return [{ json, binary, pairedItem: { item: itemIndex } }];
+}
+
+/** The URL field cannot be downloaded: it names the field and where a link comes from. */
+function urlError(ctx: IExecuteFunctions, itemIndex: number, reason: string) {
+	return new NodeOperationError(ctx.getNode(), `URL: ${reason}`, {
+		itemIndex,
+		description: 'Map URL to the url (or photo_url, cover_photo_url) of a record.',
+	});
 }
