@@ -12,6 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { type Endpoint, ENDPOINTS, type EndpointKey, type QueryParam } from './endpoints';
 import { labelOf } from './fields';
 import { checkBody } from './rules/body';
+import { hasLoneSurrogate } from './rules/formats';
 import { checkId, checkIdList, checkQuery } from './rules/query';
 import { RuleViolation } from './rules/violation';
 
@@ -113,8 +114,26 @@ function queryWireText(param: QueryParam, value: unknown): string[] {
 		case 'integer':
 			return [String(value)];
 		default:
-			return [typeof value === 'string' || typeof value === 'number' ? String(value) : ''];
+			if (typeof value === 'string' || typeof value === 'number') return [String(value)];
+			// Mapped to true, false or a list: refused as what it is, not sent or read as empty.
+			throw new RuleViolation(
+				param.name,
+				`must be text, got ${Array.isArray(value) ? 'a list' : typeof value}`,
+			);
 	}
+}
+
+/**
+ * Text a URL cannot carry as given: n8n's query encoding turns a lone surrogate into another
+ * character (a trailing \uD83D arrived as 🐀), so the filter would silently ask for something
+ * else. The API's own cursor is passed on as it came.
+ */
+function checkUrlText(param: QueryParam, values: readonly string[]): void {
+	if (param.type !== 'cursor' && values.some(hasLoneSurrogate))
+		throw new RuleViolation(
+			param.name,
+			'holds half of a character (a lone surrogate, as from an emoji cut in two)',
+		);
 }
 
 /** Checks a query against the endpoint's rules and returns it as sent (unset values dropped). */
@@ -135,6 +154,7 @@ export function validateQuery(
 		if (typeof value === 'object' && !Array.isArray(value))
 			throw invalidInput(node, name, 'must be text, not an object');
 		const values = underRule(node, () => queryWireText(param, value));
+		underRule(node, () => checkUrlText(param, values));
 		if (param.type === 'string-array' && values.length === 0) continue;
 		wire.set(name, values);
 		sent[name] = param.type === 'string-array' ? values : values[0];

@@ -81,6 +81,47 @@ describe('filters', () => {
 		},
 	);
 
+	// Mapped to true or a list, a one-value filter is refused as what it is (it read as empty).
+	test.each([
+		{ filters: { role: true }, field: 'role', got: 'boolean' },
+		{ filters: { role: ['agent'] }, field: 'role', got: 'a list' },
+	])(
+		'a one-value filter mapped to $filters is refused as $got',
+		async ({ filters, field, got }) => {
+			const result = await run(sandbox, {
+				resource: 'contact',
+				operation: 'getAll',
+				limit: 1,
+				filters: filters as INodeParameters,
+			});
+			expect(result.error?.message).toContain(field);
+			expect(result.error?.message).toContain(`got ${got}`);
+			expect(await requests(sandbox)).toHaveLength(0);
+		},
+	);
+
+	// n8n's query encoding turns a trailing lone surrogate into another character (🐀): the
+	// filter would silently ask for another tag. Refused, naming the field; a whole emoji is sent.
+	test('a filter holding half of an emoji is refused with no request; a whole emoji is sent', async () => {
+		const half = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 1,
+			filters: { tag: ['VIP\uD83D'] },
+		});
+		expect(half.error?.message).toContain('tag');
+		expect(await requests(sandbox)).toHaveLength(0);
+		const whole = await run(sandbox, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 1,
+			filters: { tag: ['VIP\uD83D\uDE00'] },
+		});
+		expect(whole.error).toBeUndefined();
+		const [entry] = await requests(sandbox);
+		expect(entry.query.tag).toEqual('VIP\uD83D\uDE00');
+	});
+
 	test('null entries of a mapped list are blanks: dropped, the rest sent', async () => {
 		const { error } = await run(sandbox, {
 			resource: 'contact',

@@ -61,9 +61,6 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 	},
 	'nodes/InspectionBusiness/helpers/locatorsByVersion.ts': { '/ ID$/': { safe: STATIC } },
 	'nodes/InspectionBusinessTrigger/core/slots.ts': {
-		'/[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]/g': {
-			attack: megabyte('', '\uD800'),
-		},
 		'/%u([0-9A-F]{4})/g': { attack: megabyte('', '%u12') },
 	},
 	'nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node.ts': {
@@ -107,6 +104,9 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/^[+-]\\d{2}$/': { safe: SHORT },
 	},
 	'nodes/shared/rules/formats.ts': {
+		'/[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]/g': {
+			attack: megabyte('', '\uD800'),
+		},
 		'new RegExp(UUID_PATTERN)': { safe: SHORT },
 		'/^[^\\s@,;<>()"]+@[^\\s@,;<>()"]+\\.[A-Za-z]{2,}$/': { safe: 'timed below (Email)' },
 		'/^(\\d{4})-(\\d{2})-(\\d{2})$/': { safe: SHORT },

@@ -4,6 +4,7 @@
  * Every slot a state written by an earlier version holds still reads the same:
  * a format only ever gains forms that no earlier slot can have.
  */
+import { LONE_SURROGATE } from '../../shared/rules/formats';
 
 /**
  * `code` is an index into known values (other text is kept behind `~`; null is
@@ -29,8 +30,6 @@ export const NULL_SLOT = '';
 /** encodeURIComponent never yields a lone `%`: it marks the empty string, as `''` marks null. */
 const EMPTY_TEXT = '%';
 
-/** A surrogate code unit without its pair (text cut in the middle of an emoji). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** How a lone surrogate is escaped; `%u` never comes out of encodeURIComponent (u is not a hex digit). */
 const SURROGATE_ESCAPE = /%u([0-9A-F]{4})/g;
 

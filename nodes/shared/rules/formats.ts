@@ -13,6 +13,16 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** What follows the date in a timestamp: T, hours and minutes, optional seconds and fraction, optional zone. */
 const TIME = /^T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+/**
+ * A surrogate code unit without its pair (text cut in the middle of an emoji). Valid in JSON and
+ * in a JavaScript string, so a record or an expression may carry one, but UTF-8 cannot: a URL
+ * cannot hold it as given. Global, for matchAll; `search` ignores its lastIndex.
+ */
+export const LONE_SURROGATE =
+	/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export const hasLoneSurrogate = (text: string) => text.search(LONE_SURROGATE) >= 0;
+
 export const isUuid = (value: unknown): value is string =>
 	typeof value === 'string' && UUID.test(value);
 
