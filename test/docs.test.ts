@@ -21,7 +21,7 @@ import { InspectionBusinessApi } from '../credentials/InspectionBusinessApi.cred
 import { InspectionBusinessWebhookApi } from '../credentials/InspectionBusinessWebhookApi.credentials';
 import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node';
 import { InspectionBusinessTrigger } from '../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
-import { WATCHED_FIELDS } from '../nodes/InspectionBusinessTrigger/core/watch';
+import { WATCHED_FIELDS } from '../nodes/InspectionBusinessTrigger/memory/watchedFields';
 import { signatureMatches } from '../nodes/InspectionBusinessWebhookTrigger/auth';
 import { InspectionBusinessWebhookTrigger } from '../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
 import { refusedUrlReason } from '../nodes/shared/transport/request';

@@ -2,7 +2,6 @@ import type {
 	IDataObject,
 	INodeExecutionData,
 	INodeType,
-	INodeProperties,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
@@ -10,14 +9,16 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { POLLING_TRIGGER_DESCRIPTION } from '../shared/descriptions';
 import { eventsSubtitle } from '../shared/subtitle';
-import { contentHashOf, isPollEvent, type PollEvent, watchedResources } from './core/events';
-import { runPoll } from './core/poll';
-import { pickSample } from './core/sample';
-import { readProblem } from './core/unreadable';
-import { holdsNoState } from './core/state';
-import { baselineStarts } from './baseline-start';
-import { overlapGuard } from './overlap';
-import { apiSource, newestRecords } from './source';
+import { apiSource, newestRecords } from './apiSource';
+import { isPollEvent, type PollEvent, watchedResources } from './catalog';
+import { EVENTS_PROPERTY, TRIGGER_PROPERTIES } from './description';
+import { readProblem } from './judge/unreadable';
+import { contentHashOf } from './memory/recordVersion';
+import { holdsNoState } from './memory/state';
+import { baselineStarts, overlapGuard } from './pollGuards';
+import { runPoll } from './poll/runPoll';
+import { POLL_DEFAULTS, type PollOptions } from './poll/types';
+import { pickSample } from './testEvent';
 
 const MINUTE = 60_000;
 
@@ -37,125 +38,23 @@ function pollBudgetMs(context: IPollFunctions): number {
 		: MAX_BUDGET_MS;
 }
 
-/** Which changes the trigger reports; its option names are also the canvas subtitle. */
-const EVENTS_PROPERTY: INodeProperties = {
-	displayName: 'Events',
-	name: 'events',
-	type: 'multiOptions',
-	required: true,
-	default: [],
-	description:
-		'Changes to report. Each item carries event, events (all selected events of that change), the full record, previous (what the trigger last saw of it) and changes (the watched fields that changed, each with before and after).',
-	options: [
-		{
-			name: 'Attachment Added',
-			value: 'attachment.added',
-			description: 'An additional report or document appeared on an inspection',
-		},
-		{ name: 'Contact Created', value: 'contact.created' },
-		{
-			name: 'Contact Tag Added',
-			value: 'contact.tag_added',
-			description: 'A contact got a tag (also a new contact created with tags)',
-		},
-		{
-			name: 'Contact Tag Removed',
-			value: 'contact.tag_removed',
-			description: 'A tag was taken off a contact',
-		},
-		{
-			name: 'Contact Took a New Role',
-			value: 'contact.new_role',
-			description:
-				'A contact got a role it never had, such as a client now a buyer agent (a new agent for your CRM); new_roles names it',
-		},
-		{
-			name: 'Contact Updated',
-			value: 'contact.updated',
-			description: 'Any change to a contact the trigger has seen before, tag changes included',
-		},
-		{
-			name: 'Inspection Agreements Signed',
-			value: 'inspection.agreements_signed',
-			description: 'Every agreement on the inspection is signed (not just one of several)',
-		},
-		{ name: 'Inspection Canceled', value: 'inspection.canceled' },
-		{ name: 'Inspection Confirmed', value: 'inspection.confirmed' },
-		{ name: 'Inspection Created', value: 'inspection.created' },
-		{ name: 'Inspection Deleted', value: 'inspection.deleted' },
-		{
-			name: 'Inspection Ended',
-			value: 'inspection.ended',
-			description:
-				'A set number of hours after the inspection ended (Hours After Inspection Ended), e.g. to ask for a review',
-		},
-		{
-			name: 'Inspection Event Created',
-			value: 'inspection_event.created',
-			description: 'A new appointment on an inspection, such as a drop-off or pick-up',
-		},
-		{
-			name: 'Inspection Event Updated',
-			value: 'inspection_event.updated',
-			description: 'An appointment on an inspection changed (time, name, inspectors)',
-		},
-		{
-			name: 'Inspection Fees Changed',
-			value: 'inspection.fees_changed',
-			description:
-				'Services or add-ons were added or removed, or the quote changed (see changes.services and changes["price.quote"])',
-		},
-		{
-			name: 'Inspection Inspector Assigned',
-			value: 'inspection.inspector_assigned',
-			description: 'One item per inspector put on the inspection; inspector names them',
-		},
-		{
-			name: 'Inspection Inspector Removed',
-			value: 'inspection.inspector_removed',
-			description: 'One item per inspector taken off the inspection; inspector names them',
-		},
-		{
-			name: 'Inspection Paid',
-			value: 'inspection.paid',
-			description: 'The inspection became fully paid (a partial payment is not paid)',
-		},
-		{
-			name: 'Inspection Paid and Signed',
-			value: 'inspection.paid_and_signed',
-			description:
-				'The moment the inspection is both fully paid and has every agreement signed, whichever came last',
-		},
-		{
-			name: 'Inspection Paid and Signed and Published',
-			value: 'inspection.paid_signed_published',
-			description:
-				'The moment the inspection is fully paid, every agreement is signed and the report is published, whichever came last',
-		},
-		{
-			name: 'Inspection Report Published',
-			value: 'inspection.published',
-			description: 'The reports status became published',
-		},
-		{
-			name: 'Inspection Rescheduled',
-			value: 'inspection.rescheduled',
-			description: 'The scheduled time changed',
-		},
-		{
-			name: 'Inspection Starting',
-			value: 'inspection.starting',
-			description:
-				'A set number of hours before the scheduled time (Hours Before Inspection), e.g. for a reminder',
-		},
-		{
-			name: 'Inspection Updated',
-			value: 'inspection.updated',
-			description:
-				'Any change to an inspection the trigger has seen before, confirmations and reschedules included',
-		},
-	],
-};
+type ChosenOptions = Pick<
+	PollOptions,
+	'overlapMs' | 'emitExisting' | 'startingHours' | 'endedHours' | 'onlyOnce'
+> & { momentStatuses: readonly string[] };
+
+/** The Options collection as the poll reads it; an option the node never saved takes its default. */
+function readOptions(options: IDataObject): ChosenOptions {
+	const statuses = options.momentStatuses;
+	return {
+		overlapMs: Number(options.overlapMinutes ?? POLL_DEFAULTS.overlapMinutes) * MINUTE,
+		emitExisting: options.emitExisting === true,
+		startingHours: Number(options.startingHours ?? POLL_DEFAULTS.startingHours),
+		endedHours: Number(options.endedHours ?? POLL_DEFAULTS.endedHours),
+		momentStatuses: Array.isArray(statuses) ? statuses.map(String) : POLL_DEFAULTS.momentStatuses,
+		onlyOnce: options.onlyOnce !== false,
+	};
+}
 
 export class InspectionBusinessTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -174,53 +73,7 @@ export class InspectionBusinessTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'inspectionBusinessApi', required: true }],
-		properties: [
-			EVENTS_PROPERTY,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Emit Existing Records on First Poll',
-						name: 'emitExisting',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether the first poll emits every record that already exists (event contact.existing, inspection.existing, inspection_event.existing or attachment.existing) instead of only taking a baseline',
-					},
-					{
-						displayName: 'Hours After Inspection Ended',
-						name: 'endedHours',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 2160 },
-						default: 24,
-						description:
-							'For Inspection Ended: how many hours after the inspection ended (ends_at, else scheduled time plus duration) it is reported',
-					},
-					{
-						displayName: 'Hours Before Inspection',
-						name: 'startingHours',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 2160 },
-						default: 24,
-						description:
-							'For Inspection Starting: how many hours before the scheduled time it is reported',
-					},
-					{
-						displayName: 'Overlap (Minutes)',
-						name: 'overlapMinutes',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 1440 },
-						default: 5,
-						description:
-							'How far before the last change seen each poll starts asking, so changes the API shows late are not missed. Repeats are recognised and not emitted again.',
-					},
-				],
-			},
-		],
+		properties: TRIGGER_PROPERTIES,
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -231,7 +84,7 @@ export class InspectionBusinessTrigger implements INodeType {
 				description: 'The trigger watches only the resources the selected events need.',
 			});
 		}
-		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const options = readOptions(this.getNodeParameter('options', {}) as IDataObject);
 
 		// Fetch Test Event: shows the newest matching record and leaves the state alone.
 		if (this.getMode() === 'manual') {
@@ -241,7 +94,7 @@ export class InspectionBusinessTrigger implements INodeType {
 				resource,
 				records: records.filter((record) => readProblem(resource, record) === null),
 			}));
-			const sample = pickSample(readable, events, Date.now());
+			const sample = pickSample(readable, events, Date.now(), options.momentStatuses);
 			return sample ? [this.helpers.returnJsonArray([sample])] : null;
 		}
 
@@ -258,14 +111,11 @@ export class InspectionBusinessTrigger implements INodeType {
 		try {
 			const fromNoState = holdsNoState(staticData);
 			const result = await runPoll(staticData, apiSource(this, budgetMs), {
+				...options,
 				events,
-				overlapMs: Number(options.overlapMinutes ?? 5) * MINUTE,
-				emitExisting: options.emitExisting === true,
 				budgetMs,
 				now: () => Date.now(),
 				baselineBegan: fromNoState ? baselineStarts.startOf(pollOf, Date.now()) : undefined,
-				startingHours: Number(options.startingHours ?? 24),
-				endedHours: Number(options.endedHours ?? 24),
 			});
 			baselineStarts.ended(pollOf, fromNoState, result.baselineBegan, Date.now());
 			// Written only here, once every page this poll asked for is in: a failed poll has thrown

@@ -1,14 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { WEBHOOK_EVENTS } from '../shared/endpoints';
-
-const EVENT_NAMES: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
-	'contact.changed': 'Contact Changed',
-	'inspection.canceled': 'Inspection Canceled',
-	'inspection.confirmed': 'Inspection Confirmed',
-	'inspection.published': 'Inspection Report Published',
-	'inspection.rescheduled': 'Inspection Rescheduled',
-};
+import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS } from '../shared/endpoints';
 
 const SECRET_SOURCES: INodePropertyOptions[] = [
 	{
@@ -126,7 +118,9 @@ export const WEBHOOK_TRIGGER_PROPERTIES: INodeProperties[] = [
 		default: [],
 		description:
 			'The events that start the workflow; none selected means every event. Other events are answered with 200 and ignored.',
-		options: WEBHOOK_EVENTS.map((value) => ({ name: EVENT_NAMES[value], value })),
+		options: [...WEBHOOK_EVENTS]
+			.sort((a, b) => WEBHOOK_EVENT_LABELS[a].localeCompare(WEBHOOK_EVENT_LABELS[b]))
+			.map((value) => ({ name: WEBHOOK_EVENT_LABELS[value], value })),
 	},
 	{
 		// The account's real event names are not published: any name can be entered besides the assumed five.

@@ -93,14 +93,17 @@ export const INSPECTION_STATUSES = ['draft', 'waiting', 'review', 'confirmed', '
 export const REPORT_STATUSES = ['na', 'pending', 'partial', 'published'] as const;
 export const ATTACHMENT_KINDS = ['report', 'document'] as const;
 
-/** The webhook events the sandbox sends, and the webhook trigger filters on. */
-export const WEBHOOK_EVENTS = [
-	'inspection.confirmed',
-	'inspection.rescheduled',
-	'inspection.canceled',
-	'inspection.published',
-	'contact.changed',
-] as const;
+/** The webhook events the sandbox sends, and the webhook trigger filters on, with their labels. */
+export const WEBHOOK_EVENT_LABELS = {
+	'inspection.confirmed': 'Inspection Confirmed',
+	'inspection.rescheduled': 'Inspection Rescheduled',
+	'inspection.canceled': 'Inspection Canceled',
+	'inspection.published': 'Inspection Report Published',
+	'contact.changed': 'Contact Changed',
+} as const;
+export const WEBHOOK_EVENTS = Object.keys(WEBHOOK_EVENT_LABELS) as Array<
+	keyof typeof WEBHOOK_EVENT_LABELS
+>;
 
 /**
  * Where a webhook payload carries its event name and its record id, first found wins

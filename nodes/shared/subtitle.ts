@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * The canvas subtitle of a trigger: the selected events by the names the
- * Events list shows (Inspection Confirmed), not their values
- * (inspection.confirmed). A value without a name (a free entry) shows as is;
+ * Events list shows ("Inspection Confirmed"), not their values. A value without a name (a free entry) shows as is;
  * `whenEmpty` is shown when nothing is selected.
  */
 export function eventsSubtitle(properties: INodeProperties[], whenEmpty = ''): string {

@@ -60,13 +60,13 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/\\.([^.]+)$/': { attack: megabyte('', '.' + 'a'.repeat(1000) + '\u0000') },
 	},
 	'nodes/InspectionBusiness/helpers/locatorsByVersion.ts': { '/ ID$/': { safe: STATIC } },
-	'nodes/InspectionBusinessTrigger/core/slots.ts': {
+	'nodes/InspectionBusinessTrigger/memory/packing.ts': {
 		'/%u([0-9A-F]{4})/g': { attack: megabyte('', '%u12') },
 	},
 	'nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node.ts': {
 		'/[\\s,]+/': { attack: megabyte('a', ' ,') },
 	},
-	'nodes/InspectionBusinessTrigger/core/fingerprints.ts': {
+	'nodes/InspectionBusinessTrigger/memory/fingerprints.ts': {
 		'/-/g': { safe: 'runs on record ids the API checked as UUIDs' },
 	},
 	'nodes/InspectionBusinessWebhookTrigger/auth.ts': {
@@ -75,6 +75,11 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/^[A-Za-z0-9+/_-]{43}=?$/': { safe: SHORT },
 	},
 	'nodes/shared/endpoints.ts': { '/\\{(\\w+)\\}/g': { safe: STATIC } },
+	'nodes/shared/inspectionFacts.ts': {
+		'/^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?$/': {
+			attack: megabyte('2030-01-01T10:00:00.', '1'),
+		},
+	},
 	'nodes/shared/filenames.ts': {
 		'/[\\u0300-\\u036f]/g': { safe: 'one character class, no repeat' },
 		'/ /g': { safe: 'one character, no repeat' },

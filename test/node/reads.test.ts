@@ -12,7 +12,7 @@ import {
 } from '../../nodes/InspectionBusiness/helpers/simplifiedRecords';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, errorText, requests, run } from './support';
-import { allAgreementsSigned, isPaid } from '../../nodes/InspectionBusinessTrigger/core/moments';
+import { allAgreementsSigned, isPaid } from '../../nodes/shared/inspectionFacts';
 
 const sandbox = withSandbox();
 

@@ -29,12 +29,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/core/events';
 import type {
 	ListPage,
 	ListRequest,
 	ListSource,
-} from '../../nodes/InspectionBusinessTrigger/core/poll';
+} from '../../nodes/InspectionBusinessTrigger/poll/types';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
 
 export interface Version {
 	/** updated_at (ms): not monotonic per record once clocks jump or skew. */

@@ -13,28 +13,20 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	changeTime,
-	POLL_EVENTS,
-	type PollEvent,
-	recordKey,
-	type Resource,
-	RESOURCES,
-} from '../../nodes/InspectionBusinessTrigger/core/events';
-import { watchedValues } from '../../nodes/InspectionBusinessTrigger/core/watch';
-import {
-	type PollItem,
-	runPoll,
-	type TriggerItem,
-} from '../../nodes/InspectionBusinessTrigger/core/poll';
-import { decodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
+import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
+import type { PollItem, TriggerItem } from '../../nodes/InspectionBusinessTrigger/judge/items';
+import { changeTime, recordKey } from '../../nodes/InspectionBusinessTrigger/memory/recordVersion';
+import { decodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
+import { watchedValues } from '../../nodes/InspectionBusinessTrigger/memory/watchedFields';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import { type Resource, RESOURCES } from '../../nodes/InspectionBusinessTrigger/resources';
 import { FakeApi, type Version } from './fake-api';
 import { applyChange, type History } from './history';
 
 const MINUTE = 60_000;
 const OVERLAP_MS = 5 * MINUTE;
 export const MAX_LAG_MS = 3 * MINUTE; // below the overlap, with room for the polls' own duration
-const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
+const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
 
 const PREFIXES: Array<[string, Resource]> = [
 	['contact.', 'contacts'],

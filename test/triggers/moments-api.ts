@@ -7,13 +7,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
 import type {
 	ListPage,
 	ListRequest,
 	ListSource,
-} from '../../nodes/InspectionBusinessTrigger/core/poll';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/core/poll';
-import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
+} from '../../nodes/InspectionBusinessTrigger/poll/types';
 import { uuid } from './fake-api';
 
 export const HOUR = 3_600_000;

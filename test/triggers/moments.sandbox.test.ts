@@ -7,7 +7,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { InspectionBusinessTrigger } from '../../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
-import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
+import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
 import { runPoll, withSandbox } from '../helpers/n8n';
 
 const sandbox = withSandbox({}, { reset: true });

@@ -8,13 +8,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	allAgreementsSigned,
-	isPaid,
-	lengthInQuarters,
-} from '../../nodes/InspectionBusinessTrigger/core/moments';
-import { pickSample } from '../../nodes/InspectionBusinessTrigger/core/sample';
-import { packKey, unpackId } from '../../nodes/InspectionBusinessTrigger/core/fingerprints';
+import { allAgreementsSigned, isPaid } from '../../nodes/shared/inspectionFacts';
+import { packKey, unpackId } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
+import { lengthInQuarters } from '../../nodes/InspectionBusinessTrigger/memory/keptFacts';
+import { pickSample } from '../../nodes/InspectionBusinessTrigger/testEvent';
 import { HOUR, MomentsApi, pay, poller, sign } from './moments-api';
 
 const eventsOf = (items: IDataObject[]) => items.map((item) => item.events);

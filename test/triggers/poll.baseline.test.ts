@@ -8,18 +8,19 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { POLL_EVENTS, type PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
-import { type PollItem, runPoll } from '../../nodes/InspectionBusinessTrigger/core/poll';
-import { packKey } from '../../nodes/InspectionBusinessTrigger/core/fingerprints';
-import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
+import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
+import type { PollItem } from '../../nodes/InspectionBusinessTrigger/judge/items';
+import { packKey } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
+import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
 import {
 	BaselineStarts,
 	MAX_REMEMBERED_MS,
-} from '../../nodes/InspectionBusinessTrigger/baseline-start';
+} from '../../nodes/InspectionBusinessTrigger/pollGuards';
 import { FakeApi, uuid } from './fake-api';
 
 const MINUTE = 60_000;
-const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
+const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
 /** FakeApi's cost of one request (its localCostMs): a budget of this much allows one page a poll. */
 const ONE_PAGE_MS = 10;
 

@@ -6,17 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	contentHashOf,
-	POLL_EVENTS,
-	type PollEvent,
-} from '../../nodes/InspectionBusinessTrigger/core/events';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/core/poll';
+import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
+import { contentHashOf } from '../../nodes/InspectionBusinessTrigger/memory/recordVersion';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
 import { FakeApi, uuid } from './fake-api';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
+const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
 
 function account() {
 	const api = new FakeApi(200, 0);

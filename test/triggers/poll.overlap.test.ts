@@ -8,9 +8,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import * as pollCore from '../../nodes/InspectionBusinessTrigger/core/poll';
+import * as pollCore from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
 import { InspectionBusinessTrigger } from '../../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
-import { COMMIT_GRACE_MS, OverlapGuard } from '../../nodes/InspectionBusinessTrigger/overlap';
+import { COMMIT_GRACE_MS, OverlapGuard } from '../../nodes/InspectionBusinessTrigger/pollGuards';
 import { runPoll, withSandbox } from '../helpers/n8n';
 import { waitFor } from '../../scripts/processes';
 import { StagedPoller, type TickResult } from './staged-poll';

@@ -8,13 +8,14 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { InspectionBusinessTrigger } from '../../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
-import { POLL_EVENTS, type PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
+import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
+import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
 import { runPoll, withSandbox } from '../helpers/n8n';
 
 const sandbox = withSandbox({}, { reset: true });
 const trigger = new InspectionBusinessTrigger();
 
-const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
+const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
 
 async function poll(staticData: IDataObject, events = ALL_EVENTS, options: IDataObject = {}) {
 	const result = await runPoll({
@@ -159,8 +160,13 @@ test('inspection changes made in the business tools emit their events with the r
 
 	await sandbox.control.payInspection(id);
 	items = await poll(staticData);
+	// It has nothing to sign, so paid is also paid and signed (the more specific event).
+	expect(items[0].record).toMatchObject({ id, agreements: { present: false } });
 	expect(items).toMatchObject([
-		{ event: 'inspection.paid', events: ['inspection.updated', 'inspection.paid'], record: { id } },
+		{
+			event: 'inspection.paid_and_signed',
+			events: ['inspection.updated', 'inspection.paid', 'inspection.paid_and_signed'],
+		},
 	]);
 	expect(items[0].changes).toEqual({
 		'price.payment_status': { before: 'unpaid', after: 'paid' },
@@ -170,7 +176,11 @@ test('inspection changes made in the business tools emit their events with the r
 	await sandbox.control.publishReports(id);
 	items = await poll(staticData);
 	expect(items).toMatchObject([
-		{ event: 'inspection.published', record: { id, reports: { status: 'published' } } },
+		{
+			event: 'inspection.paid_signed_published',
+			events: expect.arrayContaining(['inspection.published']),
+			record: { id, reports: { status: 'published' } },
+		},
 	]);
 	expect(items[0].previous).toMatchObject({ reports_status: 'pending' });
 	expect(items[0].changes).toEqual({

@@ -9,17 +9,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { POLL_EVENTS, type PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
-import {
-	type ListSource,
-	type PollItem,
-	runPoll,
-} from '../../nodes/InspectionBusinessTrigger/core/poll';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/core/resources';
+import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
+import type { PollItem } from '../../nodes/InspectionBusinessTrigger/judge/items';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import type { ListSource } from '../../nodes/InspectionBusinessTrigger/poll/types';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
 import { FakeApi, uuid } from './fake-api';
 
 const MINUTE = 60_000;
-const ALL_EVENTS = Object.keys(POLL_EVENTS) as PollEvent[];
+const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
 
 /** Nested `depth` levels, built without recursion (deep enough to overflow any recursive walk). */
 function nested(depth: number): IDataObject {

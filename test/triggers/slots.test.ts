@@ -10,7 +10,7 @@ import {
 	packValue,
 	unpackValue,
 	type WatchedValue,
-} from '../../nodes/InspectionBusinessTrigger/core/slots';
+} from '../../nodes/InspectionBusinessTrigger/memory/packing';
 
 const TIME: Codec = { kind: 'time' };
 const PAYMENT: Codec = { kind: 'code', codes: ['paid', 'unpaid', 'partial'] };

@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
+import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const MINUTE = 60_000;

@@ -6,17 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	runPoll,
-	type ListRequest,
-	type ListSource,
-} from '../../nodes/InspectionBusinessTrigger/core/poll';
+import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
 import {
 	DEFAULT_CAP,
 	decodeState,
 	encodeState,
-} from '../../nodes/InspectionBusinessTrigger/core/state';
-import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
+} from '../../nodes/InspectionBusinessTrigger/memory/state';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import type { ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll/types';
 import { uuid } from './fake-api';
 
 const MINUTE = 60_000;

@@ -6,8 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/core/events';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/core/poll';
+import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
 import { HOUR, MomentsApi, pay } from './moments-api';
 
 const EVENTS: PollEvent[] = [

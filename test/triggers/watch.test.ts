@@ -7,14 +7,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { deriveEvents } from '../../nodes/InspectionBusinessTrigger/judge/judgeVersion';
+import { Fingerprints } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
+import { fingerprintOf } from '../../nodes/InspectionBusinessTrigger/memory/recordVersion';
+import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
 import {
-	deriveEvents,
-	fingerprintOf,
-	type Resource,
-} from '../../nodes/InspectionBusinessTrigger/core/events';
-import { Fingerprints } from '../../nodes/InspectionBusinessTrigger/core/fingerprints';
-import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/core/state';
-import { changesBetween, watchedValues } from '../../nodes/InspectionBusinessTrigger/core/watch';
+	changesBetween,
+	watchedValues,
+} from '../../nodes/InspectionBusinessTrigger/memory/watchedFields';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
 import { uuid } from './fake-api';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CONTACT_ROLE_GROUPS } from '../../shared/endpoints';
-import { allAgreementsSigned, isPaid } from '../../InspectionBusinessTrigger/core/moments';
+import { allAgreementsSigned, isPaid } from '../../shared/inspectionFacts';
 
 const CLIENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.client;
 const AGENT_ROLES: readonly string[] = CONTACT_ROLE_GROUPS.agent;
@@ -60,18 +60,18 @@ const fullName = (contact: IDataObject) =>
  * price and reports are lifted to the top, and the people (client, agents,
  * inspectors) and services become comma-separated names.
  */
-export function simplifyInspection(inspection: IDataObject): IDataObject {
-	const address = objectOf(inspection.address);
-	const price = objectOf(inspection.price);
-	const contacts = listOf(inspection.contacts);
+export function simplifyInspection(record: IDataObject): IDataObject {
+	const address = objectOf(record.address);
+	const price = objectOf(record.price);
+	const contacts = listOf(record.contacts);
 	const clients = contacts.filter((c) => CLIENT_ROLES.includes(String(c.role)));
 	const agents = contacts.filter((c) => AGENT_ROLES.includes(String(c.role)));
 	const simplified: Record<(typeof SIMPLIFIED_INSPECTION_FIELDS)[number], unknown> = {
-		id: inspection.id,
-		status: inspection.status,
-		confirmed: inspection.confirmed,
-		scheduled_for: inspection.scheduled_for ?? null,
-		ends_at: inspection.ends_at ?? null,
+		id: record.id,
+		status: record.status,
+		confirmed: record.confirmed,
+		scheduled_for: record.scheduled_for ?? null,
+		ends_at: record.ends_at ?? null,
 		address_full: address.full ?? null,
 		city: address.city ?? null,
 		state: address.state ?? null,
@@ -79,16 +79,16 @@ export function simplifyInspection(inspection: IDataObject): IDataObject {
 		client_name: joined(clients.map(fullName)),
 		client_email: joined(clients.map((c) => c.email)),
 		agent_names: joined(agents.map(fullName)),
-		inspector_names: joined(listOf(inspection.inspectors).map((i) => i.name)),
-		services: joined(listOf(inspection.services).map((s) => s.name)),
+		inspector_names: joined(listOf(record.inspectors).map((i) => i.name)),
+		services: joined(listOf(record.services).map((s) => s.name)),
 		quote: price.quote ?? null,
 		amount_paid: price.amount_paid ?? null,
 		amount_due: price.amount_due ?? null,
 		paid: price.paid ?? false,
-		reports_status: objectOf(inspection.reports).status ?? null,
-		portal_url: inspection.portal_url ?? null,
-		updated_at: inspection.updated_at,
-		deleted: inspection.deleted ?? false,
+		reports_status: objectOf(record.reports).status ?? null,
+		portal_url: record.portal_url ?? null,
+		updated_at: record.updated_at,
+		deleted: record.deleted ?? false,
 	};
 	return simplified as IDataObject;
 }
@@ -202,16 +202,16 @@ function customFieldsObject(value: unknown): IDataObject {
  * names, the price's quote, amount due, payment status and whether it is paid,
  * whether every agreement is signed, and the custom fields as name to value.
  */
-export function inspectionKeyFields(inspection: IDataObject): IDataObject {
-	const price = objectOf(inspection.price);
-	const contacts = listOf(inspection.contacts);
+export function inspectionKeyFields(record: IDataObject): IDataObject {
+	const price = objectOf(record.price);
+	const contacts = listOf(record.contacts);
 	const clients = contacts.filter((c) => CLIENT_ROLES.includes(String(c.role)));
 	const agents = contacts.filter((c) => AGENT_ROLES.includes(String(c.role)));
 	const simplified: Record<(typeof INSPECTION_KEY_FIELDS)[number], unknown> = {
-		id: inspection.id,
-		status: inspection.status,
-		scheduled_for: inspection.scheduled_for ?? null,
-		address: objectOf(inspection.address).full ?? null,
+		id: record.id,
+		status: record.status,
+		scheduled_for: record.scheduled_for ?? null,
+		address: objectOf(record.address).full ?? null,
 		client: {
 			name: joined(clients.map(fullName)),
 			email: joined(clients.map((c) => c.email)),
@@ -220,12 +220,12 @@ export function inspectionKeyFields(inspection: IDataObject): IDataObject {
 		amount: price.quote ?? null,
 		amount_due: price.amount_due ?? null,
 		payment_status: price.payment_status ?? null,
-		portal_url: inspection.portal_url ?? null,
+		portal_url: record.portal_url ?? null,
 		// The trigger's rules, so Simplify and the Inspection Paid / Agreements Signed moments agree.
-		paid: isPaid(inspection),
-		agreements_signed: allAgreementsSigned(inspection),
-		inspectors: joined(listOf(inspection.inspectors).map((i) => i.name)),
-		custom_fields: customFieldsObject(inspection.custom_fields),
+		paid: isPaid(record),
+		agreements_signed: allAgreementsSigned(record),
+		inspectors: joined(listOf(record.inspectors).map((i) => i.name)),
+		custom_fields: customFieldsObject(record.custom_fields),
 	};
 	return simplified as IDataObject;
 }

@@ -1,31 +1,44 @@
 /**
  * What one listed record version means: the walks hand every version they read
- * to itemForVersion, which remembers it and says which item, if any, it emits.
- * A version the trigger cannot read goes to itemForUnreadable instead.
+ * to itemForVersion, which remembers it and says which item, if any, it emits,
+ * by the catalog's rules. A version the trigger cannot read goes to
+ * itemForUnreadable instead.
  */
 import type { GenericValue, IDataObject } from 'n8n-workflow';
 
+import { apiTime } from '../../shared/inspectionFacts';
 import {
-	deriveEvents,
+	EVENT_ROWS,
 	EXISTING_EVENTS,
-	fingerprintOf,
+	onceBits,
 	type PollEvent,
 	primaryEvent,
+	selectedRows,
+	UNREADABLE_EVENTS,
+} from '../catalog';
+import type { Resource } from '../resources';
+import { packKey } from '../memory/fingerprints';
+import { markReported, unpackFacts } from '../memory/keptFacts';
+import {
+	type Fingerprint,
+	fingerprintOf,
 	publicFingerprint,
 	recordKey,
-	type Resource,
 	sameVersion,
-} from './events';
-import { packKey } from './fingerprints';
-import type { ResourceState } from './state';
-import type { TriggerItem, UnreadableItem } from './types';
-import { asReceived, UNREADABLE_EVENTS, unreadableKey } from './unreadable';
+} from '../memory/recordVersion';
+import type { ResourceState } from '../memory/state';
+import { changesBetween } from '../memory/watchedFields';
+import type { Change } from './change';
+import type { TriggerItem, UnreadableItem } from './items';
+import { asReceived, unreadableKey } from './unreadable';
 
 /** The part of a walk's context a version is judged in. */
 export interface VersionContext {
 	resource: Resource;
 	state: ResourceState;
-	selected: ReadonlySet<PollEvent>;
+	selected: readonly PollEvent[];
+	/** Only Trigger Once: the moments reported at most once per record. */
+	onlyOnce: boolean;
 }
 
 /** Where a version was listed. */
@@ -74,6 +87,63 @@ export function itemForVersion(
 	}
 }
 
+/** What a new version means, before the user's selection: every event whose rule holds, and `changes`. */
+export interface Derived {
+	events: PollEvent[];
+	changes: IDataObject | null;
+}
+
+/**
+ * The events one new version means by the catalog's rules, in priority order,
+ * and its `changes`. `previous`: the version seen before (null: first seen);
+ * `from`: the window start (null: everything is new).
+ */
+export function deriveEvents(
+	resource: Resource,
+	previous: Fingerprint | null,
+	record: IDataObject,
+	current: Fingerprint,
+	from: number | null,
+): Derived {
+	const createdAt = apiTime(record.created_at);
+	const created = previous === null && (from === null || (createdAt !== null && createdAt >= from));
+	const now = current.values ?? {};
+	const change: Change = {
+		now,
+		before: previous === null ? null : (previous.values ?? {}),
+		created,
+		record,
+		from,
+	};
+	return {
+		events: EVENT_ROWS.filter((row) => row.resource === resource && row.happened?.(change)).map(
+			(row) => row.value,
+		),
+		changes: changesBetween(resource, created ? 'new' : previous?.values, now),
+	};
+}
+
+/**
+ * The selected events among those derived; a moment held to once per record is
+ * left out when it was reported before, and is noted as reported in `current`
+ * when it is emitted now.
+ */
+function selectedEvents(ctx: VersionContext, derived: PollEvent[], current: Fingerprint) {
+	const held = onceBits(ctx.onlyOnce);
+	const reported = unpackFacts(current.values?.facts)?.reported ?? 0;
+	const events: PollEvent[] = [];
+	let newlyReported = 0;
+	for (const row of selectedRows(ctx.selected)) {
+		if (!derived.includes(row.value)) continue;
+		if (row.once && held & row.once.bit & reported) continue;
+		events.push(row.value);
+		if (row.once) newlyReported |= row.once.bit;
+	}
+	if (newlyReported !== 0 && current.values?.facts !== undefined)
+		current.values.facts = markReported(current.values.facts, newlyReported);
+	return events;
+}
+
 function judgeVersion(
 	ctx: VersionContext,
 	record: IDataObject,
@@ -97,14 +167,14 @@ function judgeVersion(
 	// During a baseline, what is new is judged against the moment it began.
 	const from = state.phase === 'baseline' ? (state.baselineBegan ?? null) : listing.windowStart;
 	const derived = deriveEvents(resource, previous, record, current, from);
-	const events = derived.events.filter((e) => ctx.selected.has(e));
+	const events = selectedEvents(ctx, derived.events, current);
 	if (events.length === 0) return null;
-	const prior = previous === null ? null : publicFingerprint(resource, previous);
+	state.fingerprints.set(packed, current);
 	return {
 		event: primaryEvent(events),
 		events,
 		record,
-		previous: prior,
+		previous: previous === null ? null : publicFingerprint(resource, previous),
 		changes: derived.changes,
 	};
 }
@@ -126,7 +196,7 @@ function keyOfUnreadable(resource: Resource, record: unknown, contentHash: strin
  * `seenAt`: the API's time when it was listed, what the state dates it by.
  */
 export function itemForUnreadable(
-	ctx: VersionContext,
+	ctx: { resource: Resource; state: ResourceState },
 	record: unknown,
 	problem: string,
 	seenAt: number,

@@ -1,5 +1,6 @@
 /**
- * How one watched value packs into a slot of a stored fingerprint, and back.
+ * How one watched value packs into a slot of a stored fingerprint, and back
+ * (the slots are joined in fingerprints.ts).
  * A slot never holds a comma or a space (they separate slots and entries).
  * Every slot a state written by an earlier version holds still reads the same:
  * a format only ever gains forms that no earlier slot can have.
@@ -10,14 +11,15 @@ import { LONE_SURROGATE } from '../../shared/rules/formats';
  * `code` is an index into known values (other text is kept behind `~`; null is
  * an empty slot); `ref`/`refs` index the resource's dictionary (tags, roles,
  * agencies and inspectors repeat across records, so each is stored once);
- * `email` keeps its domain there too; `time` is a moment in ms.
+ * `email` keeps its domain there too; `time` is a moment in ms; `counts` is a
+ * list of whole numbers (an inspection's kept facts, memory/keptFacts.ts).
  */
 export type Codec =
-	| { kind: 'text' | 'email' | 'number' | 'bool' | 'time' | 'count' | 'ref' | 'refs' }
+	| { kind: 'text' | 'email' | 'number' | 'bool' | 'time' | 'counts' | 'ref' | 'refs' }
 	| { kind: 'code'; codes: readonly string[] };
 
 /** A watched value as the trigger holds it: times in ms, lists sorted, codes as text. */
-export type WatchedValue = string | number | boolean | null | string[];
+export type WatchedValue = string | number | boolean | null | string[] | number[];
 export type WatchedValues = Partial<Record<string, WatchedValue>>;
 
 /** The strings a resource's dictionary maps to small numbers, and back. */
@@ -121,8 +123,11 @@ export function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): 
 			return value === true ? '1' : '0';
 		case 'time':
 			return typeof value === 'number' ? packTime(value) : NULL_SLOT;
-		case 'count':
-			return typeof value === 'number' ? value.toString(36) : NULL_SLOT;
+		case 'counts':
+			// Whole numbers only (base 36, `+` between): the slot never holds a comma or a space.
+			return (Array.isArray(value) ? value : [])
+				.map((n) => (Number.isSafeInteger(n) && Number(n) >= 0 ? Number(n).toString(36) : '0'))
+				.join('+');
 		case 'code': {
 			if (value === null) return NULL_SLOT;
 			const index = codec.codes.indexOf(String(value));
@@ -131,7 +136,9 @@ export function packValue(codec: Codec, value: WatchedValue, dict: Dictionary): 
 		case 'ref':
 			return value === null ? NULL_SLOT : dict.indexOf(String(value)).toString(36);
 		case 'refs':
-			return (Array.isArray(value) ? value : []).map((v) => dict.indexOf(v).toString(36)).join('+');
+			return (Array.isArray(value) ? value : [])
+				.map((v) => dict.indexOf(String(v)).toString(36))
+				.join('+');
 	}
 }
 
@@ -150,8 +157,8 @@ export function unpackValue(codec: Codec, slot: string, dict: Dictionary): Watch
 			return slot === '1';
 		case 'time':
 			return slot === NULL_SLOT ? null : unpackTime(slot);
-		case 'count':
-			return slot === NULL_SLOT ? null : parseInt(slot, 36);
+		case 'counts':
+			return slot === NULL_SLOT ? [] : slot.split('+').map((n) => parseInt(n, 36) || 0);
 		case 'code':
 			return unpackCode(codec.codes, slot);
 		case 'ref':

@@ -14,7 +14,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { RESOURCES, type Resource } from './events';
+import { RESOURCES, type Resource } from '../resources';
 import { Fingerprints } from './fingerprints';
 
 const STATE_VERSION = 1;
@@ -56,7 +56,7 @@ export interface UnfinishedWalk {
  * | `inheritedWindowStart` (`priorFloor`) | After a newest-first walk of several pages: the earlier window start the next window judges "added" by, since a record that changed between its pages jumped above it unread (null after the walk that emitted existing records: no start); absent otherwise. | Set or cleared at the end of every finished walk. |
  * | `fingerprints` (`seen`, `dict`) | One fingerprint per record version seen (fingerprints.ts), the dedupe and what `previous` and `changes` compare with. | For every new version; pruned and held to the cap after every walk. |
  * | `baselineBegan` (`began`) | While the phase is `baseline`: the API's time (Date header) of the first answer of the poll the baseline began in; a version dated after it is a change made while the baseline ran, and is reported. Absent otherwise, and in a state stored before it existed until its next poll. | Set at the first answer of a poll, for each resource in `baseline` that lacks it; cleared when the phase becomes `live`. |
- * | `momentsFrom` (`momentsFrom`, inspections only) | When the trigger began watching the time-based moments (server clock): none before it is reported (time-moments.ts). | Set by the first poll with "starting" or "ended" selected; dropped when neither is. |
+ * | `startingFrom`, `endedFrom` (same keys, inspections only) | When the trigger began watching Starting, and Ended (server clock): none that came due before is reported (judge/timeMoments.ts). | Each set by the first poll with its event selected; dropped by a poll without it. |
  * | `goesFirst` (`first`, one per state) | The resource a poll cut short could not finish (or never reached): it goes first next poll. | After every poll. |
  */
 export interface ResourceState {
@@ -66,7 +66,8 @@ export interface ResourceState {
 	unfinishedWalk?: UnfinishedWalk;
 	inheritedWindowStart?: number | null;
 	baselineBegan?: number;
-	momentsFrom?: number;
+	startingFrom?: number;
+	endedFrom?: number;
 	fingerprints: Fingerprints;
 }
 
@@ -87,7 +88,8 @@ interface StoredResource {
 	walk?: StoredWalk;
 	priorFloor?: number | null;
 	began?: number;
-	momentsFrom?: number;
+	startingFrom?: number;
+	endedFrom?: number;
 	seen: string;
 	dict?: string[];
 }
@@ -140,7 +142,8 @@ function readResource(resource: Resource, stored: IDataObject): ResourceState | 
 		unfinishedWalk: readWalk(stored.walk),
 		...(isTime(stored.priorFloor) ? { inheritedWindowStart: stored.priorFloor } : {}),
 		...(typeof stored.began === 'number' ? { baselineBegan: stored.began } : {}),
-		...(typeof stored.momentsFrom === 'number' ? { momentsFrom: stored.momentsFrom } : {}),
+		...(typeof stored.startingFrom === 'number' ? { startingFrom: stored.startingFrom } : {}),
+		...(typeof stored.endedFrom === 'number' ? { endedFrom: stored.endedFrom } : {}),
 		fingerprints: new Fingerprints(
 			resource,
 			stored.seen,
@@ -186,7 +189,8 @@ export function encodeState({ resources, goesFirst }: TriggerState): StoredState
 				? {}
 				: { priorFloor: state.inheritedWindowStart }),
 			...(state.baselineBegan === undefined ? {} : { began: state.baselineBegan }),
-			...(state.momentsFrom === undefined ? {} : { momentsFrom: state.momentsFrom }),
+			...(state.startingFrom === undefined ? {} : { startingFrom: state.startingFrom }),
+			...(state.endedFrom === undefined ? {} : { endedFrom: state.endedFrom }),
 			...state.fingerprints.encode(),
 		};
 	}

@@ -15,7 +15,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Resource } from './resources';
+import { hashText } from '../memory/bounds';
+import type { Resource } from '../resources';
 
 /**
  * API records nest a few levels (an inspection's price, its reports). Past
@@ -24,15 +25,6 @@ import type { Resource } from './resources';
  * overflows the stack a few thousand levels down.
  */
 export const MAX_DEPTH = 64;
-
-/** What an unreadable record is reported as, per resource; emitted whatever events are selected. */
-export const UNREADABLE_EVENTS = {
-	contacts: 'contact.unreadable',
-	inspections: 'inspection.unreadable',
-	events: 'inspection_event.unreadable',
-	attachments: 'attachment.unreadable',
-} as const satisfies Record<Resource, string>;
-export type UnreadableEvent = (typeof UNREADABLE_EVENTS)[Resource];
 
 /** Whether `value` nests deeper than `limit` levels; iterative, so any depth is safe. */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
@@ -86,20 +78,6 @@ export function readProblem(resource: Resource, record: unknown): string | null 
 	return null;
 }
 
-/**
- * A short hash (32-bit FNV-1a, base 36) of text: what a record version's
- * content hash is made of (events.ts contentHashOf), and how an unreadable
- * record is recognised when it is listed again.
- */
-export function hashText(text: string): string {
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) {
-		hash ^= text.charCodeAt(i);
-		hash = Math.imul(hash, 0x01000193);
-	}
-	return (hash >>> 0).toString(36);
-}
-
 /** The record as an item may carry it, and its content hash (both safe at any depth). */
 export function asReceived(record: unknown): { shown: unknown; contentHash: string } {
 	const shown = cutBelow(record, MAX_DEPTH);
@@ -109,7 +87,7 @@ export function asReceived(record: unknown): { shown: unknown; contentHash: stri
 /**
  * The key an unreadable record is remembered under in the fingerprints: its
  * id when it has a usable one, else its content. Packed keys are base64url or
- * start with `~` (fingerprints.ts), so `!` cannot clash with a record's.
+ * start with `~` (memory/fingerprints.ts), so `!` cannot clash with a record's.
  */
 export function unreadableKey(contentHash: string): string {
 	return `!${contentHash}`;

@@ -10,8 +10,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../shared/endpoints';
 import { cursorGuard, listPage } from '../shared/transport/pages';
-import type { Resource } from './core/events';
-import type { ListPage, ListSource } from './core/types';
+import type { ListPage, ListSource } from './poll/types';
+import type { Resource } from './resources';
 
 const ENDPOINT_OF: Record<Resource, EndpointKey> = {
 	contacts: 'listContacts',

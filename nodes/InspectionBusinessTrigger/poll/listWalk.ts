@@ -17,22 +17,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../shared/endpoints';
+import type { PollItem, TriggerItem } from '../judge/items';
+import { itemForUnreadable, itemForVersion, type VersionContext } from '../judge/judgeVersion';
+import { readProblem } from '../judge/unreadable';
+import { changeTime } from '../memory/recordVersion';
+import type { ResourceState, UnfinishedWalk } from '../memory/state';
 import type { Budget } from './budget';
-import { changeTime, type PollEvent, type Resource } from './events';
-import { CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './server-clock';
-import type { ResourceState, UnfinishedWalk } from './state';
-import type { ListPage, ListSource, PollItem, TriggerItem } from './types';
-import { readProblem } from './unreadable';
-import { itemForUnreadable, itemForVersion } from './versions';
+import { CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './serverClock';
+import type { Resource } from '../resources';
+import type { ListPage, ListSource } from './types';
 
-export interface WalkContext {
-	resource: Resource;
-	state: ResourceState;
+export interface WalkContext extends VersionContext {
 	source: ListSource;
 	budget: Budget;
 	/** The fraction of the poll's budget this resource's walks may run until (see Budget). */
 	budgetShare: number;
-	selected: ReadonlySet<PollEvent>;
 	items: PollItem[];
 	overlapMs: number;
 	/** The local clock (PollOptions.now). */

@@ -7,15 +7,20 @@
  * unused.
  */
 import { isUuid } from '../../shared/rules/formats';
-import type { Fingerprint, Resource } from './events';
-import { type Dictionary, escapeText, unescapeText } from './slots';
-import { packValues, refsIn, unpackValues } from './watch';
+import type { Resource } from '../resources';
+import { keptText } from './bounds';
+import { type Dictionary, escapeText, unescapeText } from './packing';
+import type { Fingerprint } from './recordVersion';
+import { packValues, refsIn, unpackValues } from './watchedFields';
 
-/** A UUID packs into 22 base64url characters; anything else is escaped behind `~`. */
+/**
+ * A UUID packs into 22 base64url characters; anything else is escaped behind
+ * `~`, and an id longer than the bound is kept as its length and hash.
+ */
 function packId(id: string): string {
 	return isUuid(id)
 		? Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')
-		: `~${escapeText(id)}`;
+		: `~${escapeText(keptText(id))}`;
 }
 
 /** Attachment keys are `inspection/id`; only an inspection's key is ever unpacked (unpackId). */

@@ -1,25 +1,28 @@
 /**
  * The fields the polling trigger watches, per resource: what a fingerprint
- * keeps of each record version, what the derived events compare, and what an
- * item's `changes` reports (before and after). One table; the state packs the
- * values in its order, so a field is only ever appended (older states then
- * simply lack it). Pure: no n8n, no HTTP.
+ * keeps of each record version, what the events compare, and what an item's
+ * `changes` reports (before and after). One table; the state packs the values
+ * in its order, so a field is only ever appended (older states then simply
+ * lack it). Pure: no n8n, no HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { INSPECTION_STATUSES, REPORT_STATUSES } from '../../shared/endpoints';
+import { apiTime, child } from '../../shared/inspectionFacts';
+import type { Resource } from '../resources';
+import { keptText } from './bounds';
+import { carryReported, factsOf } from './keptFacts';
 import {
-	child,
-	factsOf,
-	inspectorsDiff,
+	namedDiff,
 	namedKeys,
-	namedOf,
-	newRoles,
+	newEntries,
+	rolesHad,
 	serviceKeys,
 	servicesDiff,
+	showNamed,
 	showServices,
-} from './moments';
-import type { Resource } from './resources';
+	textKeys,
+} from './namedLists';
 import {
 	type Codec,
 	type Dictionary,
@@ -28,7 +31,7 @@ import {
 	unpackValue,
 	type WatchedValue,
 	type WatchedValues,
-} from './slots';
+} from './packing';
 
 /** Payment statuses seen in the API's examples (the contract lists none): packed small, others kept. */
 const PAYMENT_STATUSES = ['paid', 'unpaid', 'partial'];
@@ -38,52 +41,41 @@ interface WatchedField {
 	name: string;
 	codec: Codec;
 	read: (record: IDataObject) => WatchedValue;
+	/** What the new version keeps of the value the version before held (default: nothing). */
+	carry?: (before: WatchedValue | undefined, now: WatchedValue) => WatchedValue;
 	/** The value as `changes` shows it (default: as held). */
 	show?: (value: WatchedValue) => unknown;
 	/** What `changes` adds as `added` and `removed` (default: nothing). */
 	diff?: (before: WatchedValue | undefined, after: WatchedValue) => IDataObject;
-	/** Held for the moments (moments.ts), never shown in `changes`. */
+	/** Held for the events (the kept facts), never shown in `changes`. */
 	hidden?: true;
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const time = (value: unknown): number | null => {
-	if (typeof value !== 'string' || value === '') return null;
-	const ms = Date.parse(value);
-	return Number.isNaN(ms) ? null : ms;
-};
-const strings = (value: unknown): string[] =>
-	Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').sort() : [];
+const text = (value: unknown): string | null =>
+	typeof value === 'string' ? keptText(value) : null;
 const showTime = (value: WatchedValue) =>
 	typeof value === 'number' ? new Date(value).toISOString() : null;
 const showCode = (value: WatchedValue) => (value === '' ? null : value);
 
-/** A tag is held as the JSON of [id, name]: a renamed tag is another value, an id decides added/removed. */
-const tagKeys = (value: unknown): string[] =>
-	Array.isArray(value)
-		? value
-				.filter((t): t is IDataObject => typeof t === 'object' && t !== null)
-				.map((t) => JSON.stringify([String(t.id), t.name ?? null]))
-				.sort()
-		: [];
-const tagOf = (key: string) => {
-	const [id, name] = JSON.parse(key) as [string, string | null];
-	return { id, name };
-};
-const showTags = (value: WatchedValue) => (Array.isArray(value) ? value.map(tagOf) : []);
-const showNamed = (value: WatchedValue) => (Array.isArray(value) ? value.map(namedOf) : []);
-
 export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 	contacts: [
 		{ name: 'email', codec: { kind: 'email' }, read: (r) => text(r.email) },
-		{ name: 'tags', codec: { kind: 'refs' }, read: (r) => tagKeys(r.tags), show: showTags },
 		{
+			name: 'tags',
+			codec: { kind: 'refs' },
+			read: (r) => namedKeys(r.tags),
+			show: showNamed,
+			diff: namedDiff,
+		},
+		{
+			// The roles it has had: a role left out of a later version stays (namedLists.ts rolesHad).
 			name: 'roles',
 			codec: { kind: 'refs' },
-			read: (r) => strings(r.roles),
+			read: (r) => textKeys(r.roles),
+			carry: rolesHad,
 			diff: (before, after) => ({
-				added: newRoles(before, after),
-				removed: newRoles(after, before),
+				added: newEntries(before, after),
+				removed: newEntries(after, before),
 			}),
 		},
 		{ name: 'agency_id', codec: { kind: 'ref' }, read: (r) => text(r.agency_id) },
@@ -106,7 +98,7 @@ export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 		{
 			name: 'scheduled_for',
 			codec: { kind: 'time' },
-			read: (r) => time(r.scheduled_for),
+			read: (r) => apiTime(r.scheduled_for),
 			show: showTime,
 		},
 		{
@@ -123,14 +115,20 @@ export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 				return typeof due === 'number' ? due : null;
 			},
 		},
-		// The moments' fields (moments.ts): paid, signed, length and what was reported, in one number.
-		{ name: 'moments', codec: { kind: 'count' }, read: factsOf, hidden: true },
+		// Paid, signed, nothing to sign, the length, and what was reported, in one slot (keptFacts.ts).
+		{
+			name: 'facts',
+			codec: { kind: 'counts' },
+			read: factsOf,
+			carry: carryReported,
+			hidden: true,
+		},
 		{
 			name: 'inspectors',
 			codec: { kind: 'refs' },
 			read: (r) => namedKeys(r.inspectors),
 			show: showNamed,
-			diff: inspectorsDiff,
+			diff: namedDiff,
 		},
 		{
 			name: 'services',
@@ -152,17 +150,33 @@ export const WATCHED_FIELDS: Record<Resource, readonly WatchedField[]> = {
 	],
 	events: [
 		{ name: 'name', codec: { kind: 'text' }, read: (r) => text(r.name) },
-		{ name: 'start_at', codec: { kind: 'time' }, read: (r) => time(r.start_at), show: showTime },
-		{ name: 'end_at', codec: { kind: 'time' }, read: (r) => time(r.end_at), show: showTime },
-		{ name: 'inspector_ids', codec: { kind: 'refs' }, read: (r) => strings(r.inspector_ids) },
+		{
+			name: 'start_at',
+			codec: { kind: 'time' },
+			read: (r) => apiTime(r.start_at),
+			show: showTime,
+		},
+		{ name: 'end_at', codec: { kind: 'time' }, read: (r) => apiTime(r.end_at), show: showTime },
+		{ name: 'inspector_ids', codec: { kind: 'refs' }, read: (r) => textKeys(r.inspector_ids) },
 	],
 	// An attachment is only ever added: nothing to compare.
 	attachments: [],
 };
 
-export function watchedValues(resource: Resource, record: IDataObject): WatchedValues {
+/**
+ * A record version's watched values; `before`: the values of the version seen
+ * before, whose kept parts carry over (what was reported, the roles it had).
+ */
+export function watchedValues(
+	resource: Resource,
+	record: IDataObject,
+	before?: WatchedValues,
+): WatchedValues {
 	const values: WatchedValues = {};
-	for (const field of WATCHED_FIELDS[resource]) values[field.name] = field.read(record);
+	for (const field of WATCHED_FIELDS[resource]) {
+		const now = field.read(record);
+		values[field.name] = field.carry && before ? field.carry(before[field.name], now) : now;
+	}
 	return values;
 }
 
@@ -174,18 +188,9 @@ const sameValue = (a: WatchedValue | undefined, b: WatchedValue | undefined) =>
 const isEmpty = (value: WatchedValue) =>
 	value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0);
 
-const tagIds = (value: WatchedValue | undefined) =>
-	new Set(Array.isArray(value) ? value.map((key) => tagOf(key).id) : []);
-
-/** The tags in `a` whose id is not in `b`. */
-function tagsMissing(a: WatchedValue | undefined, b: WatchedValue | undefined) {
-	const ids = tagIds(b);
-	return (Array.isArray(a) ? a : []).map(tagOf).filter((tag) => !ids.has(tag.id));
-}
-
 /**
  * An item's `changes`: each watched field whose value differs, with its value
- * before and after (tags add `added` and `removed`, by id). `before` 'new': the
+ * before and after (lists add `added` and `removed`, by id). `before` 'new': the
  * record is new, and every watched field with a value counts as changed from
  * nothing. `before` undefined gives null: the trigger holds no earlier values to
  * compare with (an earlier version it no longer keeps, or one stored before it
@@ -209,10 +214,6 @@ export function changesBetween(
 			before: old === undefined ? (Array.isArray(now) ? show([]) : null) : show(old),
 			after: show(now),
 		} as IDataObject;
-		if (field.name === 'tags') {
-			change.added = tagsMissing(now, old);
-			change.removed = tagsMissing(old, now);
-		}
 		if (field.diff) Object.assign(change, field.diff(old, now));
 		changes[field.name] = change;
 	}

@@ -1,5 +1,3 @@
-import type { PollOptions } from './types';
-
 /**
  * Pages may be fetched while the poll has time left. The budget is shared out
  * so that every watched resource gets its turn: the i-th resource of n may run
@@ -13,7 +11,7 @@ export class Budget {
 	/** Requests made so far in this poll. */
 	requests = 0;
 
-	constructor(private readonly options: PollOptions) {
+	constructor(private readonly options: { now: () => number; budgetMs: number }) {
 		this.start = options.now();
 	}
 

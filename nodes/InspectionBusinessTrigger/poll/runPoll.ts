@@ -1,6 +1,8 @@
 /**
  * One poll, pure: the state before, the API pages it fetches through a
- * `ListSource`, and the items and state after. It never mutates the state it
+ * `ListSource`, and the items and state after: each watched resource's walk
+ * (listWalk.ts), whose versions the judge turns into items
+ * (judge/judgeVersion.ts), then the time-based moments (judge/timeMoments.ts). It never mutates the state it
  * is given, so a poll that throws leaves the old state, and the next poll
  * covers the same window again. Each watched resource gets one walk per poll
  * (see walks.ts). A poll the budget cuts short lets a resource it never reached
@@ -9,9 +11,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { KEEPS_EVERY_RECORD, type Resource, watchedResources } from './events';
-import { Budget } from './budget';
-import { Fingerprints } from './fingerprints';
+import { watchedResources } from '../catalog';
+import { itemsPerMoment, type PollItem } from '../judge/items';
+import { reportTimeMoments } from '../judge/timeMoments';
+import { Fingerprints } from '../memory/fingerprints';
 import {
 	DEFAULT_CAP,
 	decodeState,
@@ -20,21 +23,11 @@ import {
 	pruneBefore,
 	type ResourceState,
 	type StoredState,
-} from './state';
-import type { ListSource, PollItem, PollOptions } from './types';
-import { keepFrom, type WalkContext, walkList, type WalkPlan } from './walks';
-import { itemsPerMoment } from './moment-items';
-import { timeMomentsAfterWalk } from './time-moments';
-
-export type {
-	ListPage,
-	ListRequest,
-	ListSource,
-	PollItem,
-	PollOptions,
-	TriggerItem,
-	UnreadableItem,
-} from './types';
+} from '../memory/state';
+import { KEEPS_EVERY_RECORD, type Resource } from '../resources';
+import { Budget } from './budget';
+import { keepFrom, type WalkContext, walkList, type WalkPlan } from './listWalk';
+import { type ListSource, POLL_DEFAULTS, type PollOptions } from './types';
 
 interface PollResult {
 	items: PollItem[];
@@ -136,7 +129,7 @@ export async function runPoll(
 		};
 	}
 	const { reader, start } = datingBaselines(source, states, options.baselineBegan);
-	const selected = new Set(options.events);
+	const onlyOnce = options.onlyOnce ?? POLL_DEFAULTS.onlyOnce;
 	const budget = new Budget(options);
 	const items: PollItem[] = [];
 	// Next poll goes first: a resource this one never reached, else one it could not finish.
@@ -152,15 +145,17 @@ export async function runPoll(
 			source: reader,
 			budget,
 			budgetShare: (index + 1) / order.length,
-			selected,
+			selected: options.events,
+			onlyOnce,
 			items,
 			overlapMs: options.overlapMs,
 			now: options.now,
 		});
 		if (!done && budget.requests === requestsBefore) unreached ??= resource;
 		else if (!done) unfinished ??= resource;
-		if (resource === 'inspections')
-			await timeMomentsAfterWalk(state, source, budget, options, done, items);
+		// A walk cut short may hold an old schedule: the next poll reports what is due then.
+		if (resource === 'inspections' && done)
+			await timeMomentsAfterWalk(state, source, budget, { ...options, onlyOnce }, items);
 
 		boundFingerprints(resource, state, options);
 	}
@@ -173,4 +168,39 @@ export async function runPoll(
 		complete: goesFirstNext === undefined,
 		baselineBegan: start(),
 	};
+}
+
+/** The time-based moments after a finished walk of the inspections, their lookups within the budget. */
+async function timeMomentsAfterWalk(
+	state: ResourceState,
+	source: ListSource,
+	budget: Budget,
+	options: PollOptions & { onlyOnce: boolean },
+	items: PollItem[],
+): Promise<void> {
+	const lookup = {
+		async fetch(query: IDataObject) {
+			if (!budget.allows(1)) return null;
+			return await budget.timed(() =>
+				source.fetch({ resource: 'inspections', query, cursor: null }),
+			);
+		},
+	};
+	await reportTimeMoments(
+		state,
+		lookup,
+		{
+			judge: {
+				resource: 'inspections',
+				state,
+				selected: options.events,
+				onlyOnce: options.onlyOnce,
+			},
+			startingHours: options.startingHours ?? POLL_DEFAULTS.startingHours,
+			endedHours: options.endedHours ?? POLL_DEFAULTS.endedHours,
+			statuses: options.momentStatuses ?? POLL_DEFAULTS.momentStatuses,
+			serverNow: options.now() + (state.serverClockOffset ?? 0),
+		},
+		items,
+	);
 }

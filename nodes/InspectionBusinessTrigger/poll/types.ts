@@ -1,11 +1,11 @@
 /**
- * The shapes the poll core (poll.ts) and its walks (walks.ts) share: the list
- * source a poll reads from, the poll's options and the items it emits.
+ * The shapes the poll (runPoll.ts) and its walks (listWalk.ts) share: the list
+ * source a poll reads from and the poll's options. The items are judge/items.ts.
  */
-import type { GenericValue, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { EmittedEvent, PollEvent, Resource } from './events';
-import type { UnreadableEvent } from './unreadable';
+import type { PollEvent } from '../catalog';
+import type { Resource } from '../resources';
 
 export interface ListRequest {
 	resource: Resource;
@@ -43,30 +43,6 @@ export interface ListSource {
 	fetch(request: ListRequest): Promise<ListPage>;
 }
 
-export interface TriggerItem extends IDataObject {
-	event: EmittedEvent;
-	events: EmittedEvent[];
-	record: IDataObject;
-	previous: IDataObject | null;
-	/** The watched fields that changed, before and after (see watch.ts); null when nothing to compare. */
-	changes: IDataObject | null;
-}
-
-/** A listed record the trigger could not read (see unreadable.ts), reported once. */
-export interface UnreadableItem extends IDataObject {
-	event: UnreadableEvent;
-	events: UnreadableEvent[];
-	/** As received; cut below the depth limit when it nests deeper. */
-	record: GenericValue;
-	previous: null;
-	changes: null;
-	/** What could not be read. */
-	problem: string;
-}
-
-/** What a poll emits. */
-export type PollItem = TriggerItem | UnreadableItem;
-
 export interface PollOptions {
 	events: readonly PollEvent[];
 	overlapMs: number;
@@ -83,8 +59,26 @@ export interface PollOptions {
 	 * answer (the API's time, ms): versions dated after it are reported.
 	 */
 	baselineBegan?: number;
-	/** Hours before scheduled_for that "inspection starting" comes (default 24). */
+	/** Hours before scheduled_for that Inspection Starting comes (default 24). */
 	startingHours?: number;
-	/** Hours after an inspection ended that "inspection ended" comes (default 24). */
+	/** Hours after an inspection ended that Inspection Ended comes (default 24). */
 	endedHours?: number;
+	/** The inspection statuses the time-based moments count (default: confirmed). */
+	momentStatuses?: readonly string[];
+	/** Only Trigger Once: the moments that allow it come at most once per inspection (default: on). */
+	onlyOnce?: boolean;
 }
+
+/**
+ * The defaults of the options, also for a poll whose node saved none. Time
+ * moments count confirmed inspections only: a draft, a booking waiting for
+ * confirmation or under review may never take place, and a reminder or a
+ * review request for it is one sent in error.
+ */
+export const POLL_DEFAULTS = {
+	overlapMinutes: 5,
+	startingHours: 24,
+	endedHours: 24,
+	momentStatuses: ['confirmed'] as readonly string[],
+	onlyOnce: true,
+};

@@ -2,7 +2,7 @@
  * The walks follow the server's clock, page by page (each page carries the
  * server's time when it answered; see ListPage.serverTime).
  */
-import type { ResourceState, UnfinishedWalk } from './state';
+import type { ResourceState, UnfinishedWalk } from '../memory/state';
 
 /**
  * How much earlier than its own window the state remembers versions: a server
