@@ -13,6 +13,7 @@ import type {
 	ListPage,
 	ListRequest,
 	ListSource,
+	PollOptions,
 } from '../../nodes/InspectionBusinessTrigger/poll/types';
 import { uuid } from './fake-api';
 
@@ -151,24 +152,30 @@ export const sign = (r: IDataObject, index?: number) => {
 	agreements.all_signed = items.every((item) => item.status === 'signed');
 };
 
-/** Polls like the node does, with the state kept between polls; returns the items. */
-export function poller(
-	api: MomentsApi,
-	events: PollEvent[],
-	extra: { startingHours?: number; endedHours?: number; emitExisting?: boolean } = {},
-) {
+type PollerOptions = Partial<
+	Pick<
+		PollOptions,
+		'startingHours' | 'endedHours' | 'emitExisting' | 'momentStatuses' | 'onlyOnce'
+	>
+>;
+
+/**
+ * Polls like the node does, with the state kept between polls; returns the
+ * items. A poll may be given other events or options (the user edited the node).
+ */
+export function poller(api: MomentsApi, events: PollEvent[], extra: PollerOptions = {}) {
 	let state: IDataObject = {};
-	return async () => {
+	return async (edited: PollerOptions & { events?: PollEvent[] } = {}) => {
 		api.requests = [];
 		const result = await runPoll(state, api, {
-			events,
 			overlapMs: 5 * 60_000,
-			emitExisting: extra.emitExisting ?? false,
 			budgetMs: 60_000,
 			// The server's clock is the API's: the offset the walks store makes the local clock agree.
 			now: () => api.now,
-			startingHours: extra.startingHours,
-			endedHours: extra.endedHours,
+			...extra,
+			emitExisting: extra.emitExisting ?? false,
+			events,
+			...edited,
 		});
 		state = JSON.parse(JSON.stringify(result.state)) as IDataObject;
 		return result.items;
