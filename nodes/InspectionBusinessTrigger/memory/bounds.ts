@@ -10,7 +10,7 @@
 /** Characters (UTF-16 units) of a watched text, a record id or a list entry kept as they are. */
 export const MAX_KEPT_TEXT = 200;
 /** Entries of a watched list (tags, roles, inspectors, services) kept one by one. */
-export const MAX_KEPT_LIST = 100;
+export const MAX_KEPT_LIST = 32;
 
 /**
  * A short hash (32-bit FNV-1a, base 36) of text: what a record version's
