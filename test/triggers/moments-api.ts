@@ -153,10 +153,7 @@ export const sign = (r: IDataObject, index?: number) => {
 };
 
 type PollerOptions = Partial<
-	Pick<
-		PollOptions,
-		'startingHours' | 'endedHours' | 'emitExisting' | 'momentStatuses' | 'onlyOnce'
-	>
+	Pick<PollOptions, 'startingHours' | 'endedHours' | 'emitExisting' | 'momentStatuses' | 'onlyOnce'>
 >;
 
 /**

@@ -13,6 +13,7 @@ import { SANDBOX_KEYS, startSandbox } from '../../../sandbox/index';
 import { SandboxControl } from '../../../sandbox/client';
 import type { LogEntry } from '../../../sandbox/requestlog';
 import {
+	type N8nCredential,
 	type N8nUserFolder,
 	type N8nWorkflow,
 	prepareInstance,
@@ -101,6 +102,7 @@ export class DurableN8n {
 		name: string,
 		workflows: (sandboxUrl: string) => N8nWorkflow[],
 		seed: 'demo' | 'large' = 'demo',
+		moreCredentials: (sandboxUrl: string) => N8nCredential[] = () => [],
 	): Promise<DurableN8n> {
 		const state = readState();
 		const runtime = await ensureRuntime();
@@ -116,7 +118,7 @@ export class DurableN8n {
 			tarball: state.tarball,
 			name: PACKAGE_NAME,
 			version,
-			credentials: [sandboxCredential(sandbox.baseUrl)],
+			credentials: [sandboxCredential(sandbox.baseUrl), ...moreCredentials(sandbox.baseUrl)],
 			workflows: listed,
 			published: listed.map((workflow) => workflow.id),
 		});

@@ -1,0 +1,434 @@
+/**
+ * The moments where earlier versions misfired, as an inspection business lives
+ * them, in a real n8n under `n8n start` against a sandbox of its own, under one
+ * scheduler: n8n's poller, or the durable scheduler (n8n 2.45's default). Six
+ * trigger workflows poll every 15 seconds; the sandbox's clock moves the
+ * inspections through their days. Every "not reported" is checked after the
+ * same workflow reported something that came later (a companion), so it is a
+ * poll that ran, not a wait that was long enough.
+ *
+ * 1. A time event selected later starts then: Ended added a day in (C), Starting
+ *    added while an inspection is inside its lead time (D).
+ * 2. A new length or a move back to a time already reminded reminds no one.
+ * 3. Draft and waiting inspections get no Starting or Ended by default (A), and
+ *    do when the statuses say so (E).
+ * 4. Only Trigger Once: a second payment and a new agreement signed are not
+ *    reported again (A), and are with it off (B).
+ * 5. Nothing to sign counts as signed for the gates.
+ * 6. A role taken away and given again is not new.
+ * 7. A schedule change the API lists late is looked up once: then one request
+ *    per idle poll (F, a key of its own).
+ * 8. A time without an offset is UTC, with n8n running in New York's zone.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { SANDBOX_KEYS } from '../../../sandbox/index';
+import { waitFor } from '../../../scripts/processes';
+import { SANDBOX_CREDENTIAL, sandboxCredential } from '../../../scripts/workflows';
+import { chain, NODE_TYPES } from '../workflows/build';
+import { DURABLE_SCHEDULER, DurableN8n, every15Seconds, TRIGGER_NODE } from './durable';
+
+type Json = Record<string, unknown>;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const iso = (ms: number) => new Date(ms).toISOString();
+/** F and D poll with keys of their own, so their requests can be told apart in the sandbox's log. */
+const KEYS = {
+	F: { id: 'IbSandboxAcmeStaff', name: 'Sandbox (Acme staff key)', apiKey: SANDBOX_KEYS.acmeStaff },
+	D: {
+		id: 'IbSandboxAcmeOwner2',
+		name: 'Sandbox (Acme second key)',
+		apiKey: SANDBOX_KEYS.acmeOwner2,
+	},
+} as const;
+
+/** The workflows, by letter: their events and options. */
+const WORKFLOWS = {
+	A: {
+		events: [
+			'inspection.created',
+			'inspection.rescheduled',
+			'inspection.paid',
+			'inspection.agreements_signed',
+			'inspection.paid_and_signed',
+			'inspection.paid_signed_published',
+			'inspection.starting',
+			'inspection.ended',
+			'contact.new_role',
+		],
+		options: {},
+	},
+	B: { events: ['inspection.paid', 'inspection.paid_and_signed'], options: { onlyOnce: false } },
+	C: { events: ['inspection.starting'], options: {} },
+	D: { events: ['inspection.ended'], options: {} },
+	E: {
+		events: ['inspection.starting', 'inspection.ended'],
+		options: { momentStatuses: ['waiting', 'confirmed'] },
+	},
+	F: { events: ['inspection.starting', 'inspection.rescheduled'], options: {} },
+} as const;
+type Letter = keyof typeof WORKFLOWS;
+const idOf = (letter: Letter) => `IbMisfire${letter}`;
+
+export type Scheduler = 'poller' | 'durable';
+
+/** What each workflow reported so far, read from its executions. */
+class Reports {
+	private readonly seen = new Set<string>();
+	readonly items: Record<Letter, Json[]> = { A: [], B: [], C: [], D: [], E: [], F: [] };
+
+	constructor(private readonly n8n: DurableN8n) {}
+
+	async collect(): Promise<void> {
+		for (const letter of Object.keys(WORKFLOWS) as Letter[]) {
+			for (const execution of (await this.n8n.rest.executions(idOf(letter))).reverse()) {
+				if (this.seen.has(execution.id) || !['success', 'error'].includes(execution.status))
+					continue;
+				this.seen.add(execution.id);
+				const data = await this.n8n.rest.executionData<{
+					resultData: { runData: Record<string, Array<{ data?: { main: Json[][] } }>> };
+				}>(execution.id);
+				for (const run of data.resultData.runData[TRIGGER_NODE] ?? [])
+					this.items[letter].push(...(run.data?.main[0] ?? []).map((item) => item.json as Json));
+			}
+		}
+	}
+
+	/** The items of `letter` for `event` and record `id`. */
+	of(letter: Letter, event: string, id: string): Json[] {
+		return this.items[letter].filter(
+			(item) => item.event === event && String((item.record as Json)?.id) === id,
+		);
+	}
+
+	async until(letter: Letter, event: string, id: string, timeoutMs = 3 * MINUTE): Promise<Json[]> {
+		return await waitFor(
+			`workflow ${letter} to report ${event} for ${id}`,
+			async () => {
+				await this.collect();
+				const found = this.of(letter, event, id);
+				return found.length > 0 ? found : undefined;
+			},
+			{ timeoutMs, intervalMs: 1000 },
+		);
+	}
+}
+
+function triggerWorkflow(letter: Letter) {
+	const { events, options } = WORKFLOWS[letter];
+	return chain(idOf(letter), `Misfires ${letter}`, [
+		{
+			name: TRIGGER_NODE,
+			type: NODE_TYPES.poll,
+			typeVersion: 1,
+			parameters: { pollTimes: every15Seconds(), events: [...events], options },
+			credentials: {
+				inspectionBusinessApi:
+					letter === 'F' || letter === 'D'
+						? { id: KEYS[letter].id, name: KEYS[letter].name }
+						: SANDBOX_CREDENTIAL,
+			},
+		},
+	]);
+}
+
+/** Edits the trigger's events as a user in the editor would, and publishes the new version. */
+async function selectEvents(n8n: DurableN8n, letter: Letter, events: string[]): Promise<void> {
+	const workflow = await n8n.rest.rest<Json & { nodes: Json[]; versionId: string }>(
+		'GET',
+		`/rest/workflows/${idOf(letter)}`,
+	);
+	const nodes = workflow.nodes.map((node) =>
+		node.name === TRIGGER_NODE
+			? { ...node, parameters: { ...(node.parameters as Json), events } }
+			: node,
+	);
+	await n8n.rest.rest('PATCH', `/rest/workflows/${idOf(letter)}`, {
+		nodes,
+		connections: workflow.connections,
+		versionId: workflow.versionId,
+	});
+	await n8n.rest.publish(idOf(letter));
+}
+
+export interface Misfires {
+	n8n: DurableN8n;
+	reports: Reports;
+}
+
+/** A fresh n8n under `scheduler`, its six workflows published and past their baselines. */
+export async function startMisfires(scheduler: Scheduler): Promise<Misfires> {
+	const letters = Object.keys(WORKFLOWS) as Letter[];
+	const n8n = await DurableN8n.prepare(
+		`misfires-${scheduler}`,
+		() => letters.map(triggerWorkflow),
+		'demo',
+		(url) => Object.values(KEYS).map((key) => sandboxCredential(url, key)),
+	);
+	const off = Object.fromEntries(Object.keys(DURABLE_SCHEDULER).map((name) => [name, 'false']));
+	// New York's zone: a time without an offset read in the server's zone would be 5 hours off.
+	await n8n.start({ TZ: 'America/New_York', ...(scheduler === 'poller' ? off : {}) });
+	const reports = new Reports(n8n);
+	// Every workflow is past its baseline once A reports an inspection created after it.
+	let sentinel = '';
+	let touched = 0;
+	await waitFor(
+		'the baselines to end',
+		async () => {
+			if (Date.now() - touched > 20_000) {
+				sentinel = String((await n8n.control.createInspection({ org: 'acme' })).id);
+				touched = Date.now();
+			}
+			await reports.collect();
+			return reports.of('A', 'inspection.created', sentinel).length > 0 || undefined;
+		},
+		{ timeoutMs: 6 * MINUTE, intervalMs: 2000 },
+	);
+	return { n8n, reports };
+}
+
+const confirmedAt = async (n8n: DurableN8n, start: number, hours: number, status = 'confirmed') =>
+	String(
+		(
+			await n8n.control.createInspection({
+				org: 'acme',
+				status,
+				scheduled_for: iso(start),
+				duration_hours: hours,
+			})
+		).id,
+	);
+
+/** Scenarios 4, 5 and 6 (and 1 for Starting): the change moments, at the sandbox's own time. */
+export async function changeMoments({ n8n, reports }: Misfires): Promise<void> {
+	const { control } = n8n;
+	const T0 = Date.parse((await control.getClock()).now);
+	const p = await confirmedAt(n8n, T0 + 5 * 24 * HOUR, 3);
+	const n = await confirmedAt(n8n, T0 + 5 * 24 * HOUR, 3);
+	const k = String(
+		(await control.createContact('acme', { first_name: 'Kim', email: 'kim.misfire@example.com' }))
+			.id,
+	);
+	const k2 = String(
+		(await control.createContact('acme', { first_name: 'Kai', email: 'kai.misfire@example.com' }))
+			.id,
+	);
+	const i1 = await confirmedAt(n8n, T0 + 6 * 24 * HOUR, 2);
+	const i2 = await confirmedAt(n8n, T0 + 7 * 24 * HOUR, 2);
+
+	await control.addAgreements(p, ['Pre-Inspection Agreement']);
+	await control.signAgreements(p);
+	await control.payInspection(p);
+	await control.payInspection(n); // nothing to sign: paid is paid and signed
+	await control.publishReports(n);
+	await control.addContactToInspection(i1, k, 'Buyer Agent');
+	await reports.until('A', 'inspection.paid_and_signed', p);
+	await reports.until('A', 'inspection.paid_signed_published', n);
+	await reports.until('A', 'contact.new_role', k);
+	await reports.until('B', 'inspection.paid_and_signed', p);
+
+	// An add-on sold after payment, then paid; the role taken away and given again.
+	await control.addService(p, { id: 'addon-radon', name: 'Radon', kind: 'add_on', price: 150 });
+	await control.payInspection(p);
+	await control.deleteInspection(i1);
+	await control.updateContact(k, { first_name: 'Kimberly' });
+	await control.addContactToInspection(i2, k, 'Buyer Agent');
+	await control.addContactToInspection(i2, k2, 'Seller Agent');
+	await reports.until('A', 'contact.new_role', k2);
+	await waitFor(
+		'B to report the second payment',
+		async () => {
+			await reports.collect();
+			return reports.of('B', 'inspection.paid_and_signed', p).length >= 2 || undefined;
+		},
+		{ timeoutMs: 3 * MINUTE, intervalMs: 1000 },
+	);
+	// A new agreement to sign, then signed; a companion paid after it.
+	await control.addAgreements(p, ['Radon Addendum']);
+	await control.signAgreements(p);
+	const companion = await confirmedAt(n8n, T0 + 5 * 24 * HOUR, 3);
+	await control.payInspection(companion);
+	await reports.until('A', 'inspection.paid', companion);
+	await waitFor(
+		'B to report paid and signed a third time',
+		async () => {
+			await reports.collect();
+			return reports.of('B', 'inspection.paid_and_signed', p).length >= 3 || undefined;
+		},
+		{ timeoutMs: 3 * MINUTE, intervalMs: 1000 },
+	);
+	await reports.collect();
+
+	const eventsOf = (letter: Letter, id: string) =>
+		reports.items[letter]
+			.filter(
+				(item) => String((item.record as Json)?.id) === id && item.event !== 'inspection.created',
+			)
+			.map((item) => item.events);
+	expect(eventsOf('A', p)).toEqual([['inspection.paid', 'inspection.paid_and_signed']]);
+	expect(eventsOf('B', p)).toEqual([
+		['inspection.paid', 'inspection.paid_and_signed'],
+		['inspection.paid', 'inspection.paid_and_signed'],
+		['inspection.paid_and_signed'],
+	]);
+	expect(eventsOf('A', n)).toEqual([
+		['inspection.paid', 'inspection.paid_and_signed'],
+		['inspection.paid_signed_published'],
+	]);
+	expect(reports.of('A', 'contact.new_role', k)).toHaveLength(1);
+	expect(reports.of('A', 'inspection.agreements_signed', n)).toEqual([]);
+}
+
+/** Scenario 1 for Starting: D watches Ended, then Starting is added while Z is inside its lead time. */
+export async function startingAddedLater({ n8n, reports }: Misfires): Promise<void> {
+	const T0 = Date.parse((await n8n.control.getClock()).now);
+	const z = await confirmedAt(n8n, T0 + 10 * HOUR, 3);
+	await reports.until('A', 'inspection.created', z);
+	await selectEvents(n8n, 'D', ['inspection.ended', 'inspection.starting']);
+	await pollsSince(n8n, 'D', Date.now(), 2); // the new version has polled
+	const booked = await confirmedAt(n8n, T0 + 20 * HOUR, 3);
+	await reports.until('D', 'inspection.starting', booked);
+	expect(reports.of('D', 'inspection.starting', z)).toEqual([]);
+}
+
+/**
+ * Scenarios 1 (Ended), 2, 3, 7 and 8, along one timeline of the sandbox's
+ * clock: S is the start of the inspections the reminders are about.
+ */
+export async function timeMoments({ n8n, reports }: Misfires): Promise<void> {
+	const { control } = n8n;
+	const T0 = Date.parse((await control.getClock()).now);
+	const S = T0 + 60 * HOUR;
+	const x = await confirmedAt(n8n, S, 3);
+	const waiting = await confirmedAt(n8n, S, 2, 'waiting');
+	const draft = await confirmedAt(n8n, S, 2, 'draft');
+	const later = await confirmedAt(n8n, S + 3 * HOUR, 2);
+	const endedEarly = await confirmedAt(n8n, T0 + HOUR, 1);
+	const endsLater = await confirmedAt(n8n, T0 + 28 * HOUR, 1);
+	const movedLate = await confirmedAt(n8n, S, 2);
+	// Listed with its scheduled time in UTC without an offset (8).
+	const raw = randomUUID();
+	const stamp = iso(T0);
+	await control.addRawRecord(
+		'acme',
+		'inspections',
+		JSON.stringify({
+			id: raw,
+			status: 'confirmed',
+			scheduled_for: iso(S).slice(0, 19),
+			duration_hours: 1,
+			created_at: stamp,
+			updated_at: stamp,
+			deleted: false,
+			agreements: { present: false, all_signed: false, items: [] },
+			reports: { status: 'na', items: [] },
+			price: { quote: 300, amount_paid: 0, amount_due: 300, payment_status: 'unpaid', paid: false },
+		}),
+	);
+	for (const id of [x, waiting, draft, later, endedEarly, endsLater, movedLate, raw])
+		await reports.until('A', 'inspection.created', id);
+
+	// A day in: `endedEarly` ended two days ago; C starts watching Ended now (1).
+	await control.setClock(iso(T0 + 27 * HOUR));
+	await reports.until('A', 'inspection.ended', endedEarly);
+	await selectEvents(n8n, 'C', ['inspection.starting', 'inspection.ended']);
+	// `movedLate` moved a week on, dated 6 hours back: no walk lists it (7).
+	await control.setClock(iso(T0 + 21 * HOUR));
+	await control.rescheduleInspection(movedLate, iso(S + 7 * 24 * HOUR));
+
+	// Inside the lead time of the inspections at S (3, 7, 8).
+	await control.setClock(iso(S - 24 * HOUR + MINUTE));
+	const startingX = await reports.until('A', 'inspection.starting', x);
+	expect((await reports.until('A', 'inspection.starting', raw))[0].moment_at).toBe(
+		iso(S - 24 * HOUR),
+	);
+	await reports.until('E', 'inspection.starting', waiting);
+	const found = await reports.until('F', 'inspection.rescheduled', movedLate);
+	const lookedUpAt = Date.now();
+	expect(startingX[0].moment_at).toBe(iso(S - 24 * HOUR));
+	expect(reports.of('A', 'inspection.starting', waiting)).toEqual([]);
+	expect(reports.of('A', 'inspection.starting', draft)).toEqual([]);
+	expect(reports.of('E', 'inspection.starting', draft)).toEqual([]);
+	expect(reports.of('F', 'inspection.starting', movedLate)).toEqual([]);
+	expect(found).toHaveLength(1);
+	// F's idle polls since its lookup: one request each (7).
+	await pollsSince(n8n, 'F', lookedUpAt, 3);
+	const polls = pollsOf(await requestTimes(n8n, 'F', lookedUpAt));
+	expect({ polls: polls.length >= 3, requests: new Set(polls) }).toEqual({
+		polls: true,
+		requests: new Set([1]),
+	});
+
+	// A new length, a move two hours on, and back (2).
+	await control.rescheduleInspection(x, iso(S), 4);
+	await control.rescheduleInspection(x, iso(S + 2 * HOUR), 4);
+	await control.setClock(iso(S - 22 * HOUR + MINUTE));
+	await waitFor(
+		'the reminder for the new time',
+		async () => {
+			await reports.collect();
+			return reports.of('A', 'inspection.starting', x).length >= 2 || undefined;
+		},
+		{ timeoutMs: 3 * MINUTE, intervalMs: 1000 },
+	);
+	await control.rescheduleInspection(x, iso(S), 4);
+	await control.setClock(iso(S - 21 * HOUR + MINUTE));
+	await reports.until('A', 'inspection.starting', later);
+	expect(reports.of('A', 'inspection.starting', x).map((item) => item.moment_at)).toEqual([
+		iso(S - 24 * HOUR),
+		iso(S - 22 * HOUR),
+	]);
+	// Past every end (1, 3).
+	await control.setClock(iso(S + 29 * HOUR));
+	await reports.until('A', 'inspection.ended', x);
+	await reports.until('E', 'inspection.ended', waiting);
+	await reports.until('C', 'inspection.ended', endsLater);
+	expect(reports.of('A', 'inspection.ended', waiting)).toEqual([]);
+	expect(reports.of('A', 'inspection.ended', draft)).toEqual([]);
+	expect(reports.of('E', 'inspection.ended', draft)).toEqual([]);
+	expect(reports.of('C', 'inspection.ended', endedEarly)).toEqual([]);
+	// Nothing twice, in any workflow.
+	for (const letter of Object.keys(WORKFLOWS) as Letter[]) {
+		const keys = reports.items[letter].map((item) =>
+			JSON.stringify([item.event, (item.record as Json)?.id, item.moment_at, item.inspector]),
+		);
+		expect({ letter, repeated: keys.filter((key, i) => keys.indexOf(key) !== i) }).toEqual({
+			letter,
+			repeated: [],
+		});
+	}
+}
+
+/**
+ * The request times of workflow `letter` (D or F, which have keys of their own)
+ * since `since` (the local clock). The log is in the sandbox's time: the clock
+ * must not have been set since `since`.
+ */
+async function requestTimes(n8n: DurableN8n, letter: 'D' | 'F', since: number): Promise<number[]> {
+	const { offset_ms: offset } = await n8n.control.getClock();
+	return (await n8n.control.requests({ pathPrefix: '/v1/' })).data
+		.filter((entry) => entry.key === KEYS[letter].apiKey)
+		.map((entry) => Date.parse(entry.time) - offset)
+		.filter((time) => time > since);
+}
+
+/** Waits until workflow `letter` has polled `count` times since `since`. */
+async function pollsSince(n8n: DurableN8n, letter: 'D' | 'F', since: number, count: number) {
+	await waitFor(
+		`${count} polls of workflow ${letter}`,
+		async () => pollsOf(await requestTimes(n8n, letter, since)).length >= count || undefined,
+		{ timeoutMs: 2 * MINUTE, intervalMs: 1000 },
+	);
+}
+
+/** Requests grouped into polls: a gap of more than 5 seconds starts the next. */
+function pollsOf(times: number[]): number[] {
+	const sizes: number[] = [];
+	let last = -Infinity;
+	for (const time of times.sort((a, b) => a - b)) {
+		if (time - last > 5_000) sizes.push(0);
+		sizes[sizes.length - 1]++;
+		last = time;
+	}
+	return sizes;
+}
