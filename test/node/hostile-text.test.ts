@@ -189,6 +189,10 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		].map((tail) => [`/^inspections\\/([^/]+)\\/${tail}$/`, { safe: SANDBOX_ROUTE }]),
 	),
 	'sandbox/raw-records.ts': { '/^raw-records$/': { safe: SANDBOX_ROUTE } },
+	'sandbox/hostile.ts': {
+		'/^\\d+$/': { safe: 'a path segment of local test traffic' },
+		'/^https?:\\/\\//': { safe: SHORT },
+	},
 	'sandbox/files.ts': { '/"/g': { safe: 'one character' } },
 	'sandbox/inspections.ts': { '/^-/': { safe: SHORT } },
 	'sandbox/router.ts': {
