@@ -124,8 +124,10 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		},
 		'/filename\\s*=\\s*"?([^";]+)"?/': { safe: 'timed below (Content-Disposition)' },
 	},
-	'nodes/shared/transport/errors.ts': {
+	'nodes/shared/transport/error-body.ts': {
 		'/(Bearer\\s+)[^\\s"\',;]+/gi': { attack: megabyte('', 'Bearer' + ' '.repeat(1000) + '"') },
+	},
+	'nodes/shared/transport/errors.ts': {
 		'/cursor/i': { safe: 'a literal word' },
 		'/^<(?:!doctype\\s+html|html[\\s>]|head[\\s>]|body[\\s>]|!--)/i': {
 			attack: '<!doctype' + megabyte('', ' ') + 'x',
