@@ -80,7 +80,9 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/ /g': { safe: 'one character, no repeat' },
 		'/[^A-Za-z0-9._-]/g': { safe: 'one character class, no repeat' },
 		'/^\\.+/': { attack: megabyte('', '.') },
-		'/[/\\\\]/g': { safe: 'one character class, no repeat' },
+		'/^[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]$/u': { safe: 'runs on one character at a time' },
+		'/[/\\\\<>:"|?*]/g': { safe: 'one character class, no repeat' },
+		'/^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i': { safe: SHORT },
 		'/\\.{2,}/g': { attack: megabyte('', '.'.repeat(999) + 'a') },
 	},
 	'nodes/shared/rules/links.ts': {
