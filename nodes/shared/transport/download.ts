@@ -25,10 +25,11 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { safeFileName } from '../filenames';
 import { megabytes } from '../rules/formats';
-import { DOWNLOAD_DEADLINE, DOWNLOAD_MAX_BYTES, DOWNLOAD_MAX_REDIRECTS } from '../rules/links';
+import { DOWNLOAD_MAX_BYTES, DOWNLOAD_MAX_REDIRECTS } from '../rules/links';
 import { errorBody } from './error-body';
 import { statusError, transportError } from './errors';
-import { apiBaseOf, linkAddressProblem } from './link-address';
+import { type DownloadRun, endedEarly, startRun } from './download-run';
+import { linkAddressProblem } from './link-address';
 import { cancelled, checkedUrl, resultOf } from './request';
 import { backoffBeforeRetry, isRedirect, isSuccess, RETRY } from './retry';
 import type { HttpAnswer, HttpResult } from './types';
@@ -174,36 +175,6 @@ async function readChunks(
 function announcedTooLarge(response: IN8nHttpFullResponse): number | undefined {
 	const length = Number(response.headers?.['content-length']);
 	return isSuccess(response.statusCode) && length > DOWNLOAD_MAX_BYTES ? length : undefined;
-}
-
-/** What every request of one download shares: where it may go, and the signal that ends it. */
-interface DownloadRun {
-	/** The credential's Base URL: the one address of this machine a download may reach. */
-	apiBase: URL;
-	/** Aborts at n8n's Stop or at the deadline, whichever comes first. */
-	signal: AbortSignal;
-	/** n8n's Stop alone, to tell the two apart. */
-	stop?: AbortSignal;
-}
-
-async function startRun(context: IExecuteFunctions): Promise<DownloadRun> {
-	const stop = context.getExecutionCancelSignal?.();
-	const deadline = AbortSignal.timeout(DOWNLOAD_DEADLINE.ms);
-	const signal = stop ? AbortSignal.any([stop, deadline]) : deadline;
-	return { apiBase: await apiBaseOf.call(context), signal, stop };
-}
-
-/** The error of a download that Stop or the deadline ended. */
-function endedEarly(node: INode, run: DownloadRun): NodeOperationError {
-	if (run.stop?.aborted)
-		return new NodeOperationError(node, 'The download was stopped', {
-			description: 'The execution was stopped while the file was downloading; nothing was output.',
-		});
-	const { ms } = DOWNLOAD_DEADLINE;
-	const within = ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${ms / 1000} seconds`;
-	return new NodeOperationError(node, `The download did not finish within ${within}`, {
-		description: `A download may take ${within} in all, its redirects and repeats included; the file host sent too slowly or stopped sending. Nothing was output; try again later.`,
-	});
 }
 
 /** One GET of `target`, its body read under the limit; never throws but for a file over the limit. */
