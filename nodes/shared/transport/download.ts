@@ -142,6 +142,7 @@ async function readBody(
 	// Stop or the deadline ends the read at once, however slowly the bytes come.
 	const abort = () => body.destroy?.();
 	signal.addEventListener('abort', abort, { once: true });
+	if (signal.aborted) abort();
 	try {
 		return await readChunks(body, success, limit);
 	} finally {
