@@ -28,13 +28,53 @@ function requestTarget(options: IHttpRequestOptions): string {
 	return String(options.baseURL ?? options.url);
 }
 
-/** The host name n8n's allowed-domains check compares, or undefined when the URL has none. */
+/** A host name as n8n's allowed-domains check compares it: lower case, without a final dot. */
+const domainOf = (name: string) => {
+	const lower = name.trim().toLowerCase();
+	return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+};
+
+/** The host name of a URL as n8n's allowed-domains check compares it, or undefined when it has none. */
 function hostOf(url: string): string | undefined {
 	try {
-		return new URL(url.trim()).hostname.toLowerCase() || undefined;
+		return domainOf(new URL(url.trim()).hostname) || undefined;
 	} catch {
 		return undefined;
 	}
+}
+
+/** Whether n8n's allowed-domains list (`a.com, *.b.com`) lets a request go to `host`, as n8n reads it. */
+function listAllows(list: string, host: string): boolean {
+	return list
+		.split(',')
+		.map(domainOf)
+		.some((entry) =>
+			entry.startsWith('*.') ? entry.length > 2 && host.endsWith(entry.slice(1)) : entry === host,
+		);
+}
+
+/**
+ * The one host the key may go to: the Base URL's. Throws when the request
+ * goes elsewhere, or when the caller's allowed domains (the credential's
+ * Allowed HTTP Request Domains, for the HTTP Request node) refuse that host.
+ */
+function apiHostFor(baseUrl: string, target: string, options: IHttpRequestOptions): string {
+	const apiHost = hostOf(baseUrl);
+	if (apiHost === undefined)
+		throw new Error(
+			`Base URL: "${baseUrl.trim()}" is not a valid URL, e.g. https://api.example.com`,
+		);
+	const targetHost = hostOf(target);
+	if (targetHost !== apiHost)
+		throw new Error(
+			`The API key is sent only to the Base URL's host (${apiHost}); this request goes to ${targetHost ?? 'an address without a host'}`,
+		);
+	const { allowedDomains } = options;
+	if (allowedDomains && allowedDomains.trim() !== '' && !listAllows(allowedDomains, apiHost))
+		throw new Error(
+			`Domain not allowed: this credential's allowed domains (${allowedDomains}) do not include ${apiHost}`,
+		);
+	return apiHost;
 }
 
 /** What the credential test says when the Base URL answers 2xx, but not as the API does. */
@@ -127,10 +167,14 @@ export class InspectionBusinessApi implements ICredentialType {
 	 * Adds the key, unless the request goes to plain http off this machine: then
 	 * it throws, so the key never travels unencrypted, whether the request comes
 	 * from this package's nodes, the HTTP Request node or the credential test
-	 * (which shows the reason). The key also never follows a redirect to another
-	 * origin, whatever the caller asked: n8n then does not copy it onto the
-	 * redirected request, and a redirect to another host fails (n8n's allowed
-	 * domains, set to this request's host unless the user set a list).
+	 * (which shows the reason). The key goes only to the Base URL's own host,
+	 * whatever the caller asked and whatever the credential's Allowed HTTP
+	 * Request Domains say: a request to another host is refused here, and n8n's
+	 * allowed domains are set to that one host, so a redirect to any other host,
+	 * a subdomain included (which a wildcard such as `*.example.com` would let
+	 * through, and the redirect library would carry the Authorization header
+	 * to), fails before it is sent. The key is not copied onto a redirect to
+	 * another origin either (another port of the same host).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -139,6 +183,7 @@ export class InspectionBusinessApi implements ICredentialType {
 		const target = requestTarget(requestOptions);
 		const refused = refusedUrlReason(target);
 		if (refused !== undefined) throw new Error(refused);
+		const apiHost = apiHostFor(String(credentials.baseUrl ?? ''), target, requestOptions);
 		return {
 			...requestOptions,
 			headers: {
@@ -146,7 +191,7 @@ export class InspectionBusinessApi implements ICredentialType {
 				Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
 			},
 			sendCredentialsOnCrossOriginRedirect: false,
-			allowedDomains: requestOptions.allowedDomains || hostOf(target),
+			allowedDomains: apiHost,
 		};
 	}
 

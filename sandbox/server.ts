@@ -4,6 +4,7 @@ import type { ApiHandlers } from './context';
 import { handleControl, CONTROL_PREFIX } from './control';
 import type { OneShotFault } from './faults';
 import { FILES_PREFIX } from './files';
+import { handleHostile, HOSTILE_PREFIX } from './hostile';
 import { ApiError, errorReply, writeReply, type Reply } from './http';
 import { KEY_TABLE } from './keys';
 import { redirectReply, REDIRECT_PREFIX } from './redirects';
@@ -129,6 +130,8 @@ async function handle(
 	try {
 		if (url.pathname.startsWith(REDIRECT_PREFIX)) {
 			writeReply(res, redirectReply(url));
+		} else if (url.pathname.startsWith(HOSTILE_PREFIX)) {
+			await handleHostile(req, res, url, req.socket.localPort ?? 0);
 		} else if (
 			url.pathname.startsWith(FILES_PREFIX) &&
 			(req.method === 'GET' || req.method === 'HEAD')

@@ -10,11 +10,32 @@
  *   in flight, or after a concurrent delivery's save overwrote it, is caught here.
  *
  * Whenever the static data is written it receives the union of both, so the last save holds every
- * id this n8n instance took. Both are bounded by count and by age.
+ * id this n8n instance took. Both are bounded by count, by age and by size per delivery: a sender
+ * chooses the id's length, and n8n saves the static data to its database with every delivery
+ * (20 deliveries with 1 MB ids left 20 MB there), so an id longer than REPLAY_MEMORY.idBytes is
+ * remembered by its SHA-256 (`rememberedId`).
  */
+import { createHash } from 'crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
-export const REPLAY_MEMORY = { deliveries: 1000, ms: 24 * 60 * 60 * 1000 } as const;
+export const REPLAY_MEMORY = {
+	deliveries: 1000,
+	ms: 24 * 60 * 60 * 1000,
+	/** Longest delivery id remembered as it is, in bytes of its JSON text (quotes not counted). */
+	idBytes: 128,
+} as const;
+
+/**
+ * How a delivery id is remembered: as it is when its JSON text is at most REPLAY_MEMORY.idBytes
+ * (every id the API is likely to send, and every id remembered before this bound, so those memories
+ * still match), else as `sha256:` and the hex SHA-256 of its UTF-16 code units (exact, lone
+ * surrogates included): 71 characters, whatever the id's length.
+ */
+export function rememberedId(deliveryId: string): string {
+	if (Buffer.byteLength(JSON.stringify(deliveryId)) - 2 <= REPLAY_MEMORY.idBytes) return deliveryId;
+	return `sha256:${createHash('sha256').update(deliveryId, 'utf16le').digest('hex')}`;
+}
 
 /** `[delivery id, ms since epoch when it started an execution]`, oldest first. */
 type Remembered = Array<[string, number]>;
@@ -54,7 +75,8 @@ export class DeliveryMemory {
 	/** Whether this delivery already started an execution within the memory's bounds. */
 	isRepeat(deliveryId: string): boolean {
 		const now = this.now();
-		const known = ([id, at]: [string, number]) => id === deliveryId && fresh(at, now);
+		const remembered = rememberedId(deliveryId);
+		const known = ([id, at]: [string, number]) => id === remembered && fresh(at, now);
 		return stored(this.store).some(known) || (takenHere.get(this.scope) ?? []).some(known);
 	}
 
@@ -62,16 +84,17 @@ export class DeliveryMemory {
 	take(deliveryId: string): void {
 		const now = this.now();
 		const list = takenHere.get(this.scope) ?? [];
-		takenHere.set(this.scope, merged([list, [[deliveryId, now]]], now));
+		takenHere.set(this.scope, merged([list, [[rememberedId(deliveryId), now]]], now));
 	}
 
 	/** Gives a claim back: the delivery did not start an execution, so a retry of it should. */
 	release(deliveryId: string): void {
 		const list = takenHere.get(this.scope);
+		const remembered = rememberedId(deliveryId);
 		if (list)
 			takenHere.set(
 				this.scope,
-				list.filter(([id]) => id !== deliveryId),
+				list.filter(([id]) => id !== remembered),
 			);
 	}
 

@@ -85,7 +85,9 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/ /g': { safe: 'one character, no repeat' },
 		'/[^A-Za-z0-9._-]/g': { safe: 'one character class, no repeat' },
 		'/^\\.+/': { attack: megabyte('', '.') },
-		'/[/\\\\]/g': { safe: 'one character class, no repeat' },
+		'/^[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]$/u': { safe: 'runs on one character at a time' },
+		'/[/\\\\<>:"|?*]/g': { safe: 'one character class, no repeat' },
+		'/^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i': { safe: SHORT },
 		'/\\.{2,}/g': { attack: megabyte('', '.'.repeat(999) + 'a') },
 	},
 	'nodes/shared/rules/links.ts': {
@@ -129,8 +131,10 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		},
 		'/filename\\s*=\\s*"?([^";]+)"?/': { safe: 'timed below (Content-Disposition)' },
 	},
-	'nodes/shared/transport/errors.ts': {
+	'nodes/shared/transport/error-body.ts': {
 		'/(Bearer\\s+)[^\\s"\',;]+/gi': { attack: megabyte('', 'Bearer' + ' '.repeat(1000) + '"') },
+	},
+	'nodes/shared/transport/errors.ts': {
 		'/cursor/i': { safe: 'a literal word' },
 		'/^<(?:!doctype\\s+html|html[\\s>]|head[\\s>]|body[\\s>]|!--)/i': {
 			attack: '<!doctype' + megabyte('', ' ') + 'x',
@@ -194,6 +198,10 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		].map((tail) => [`/^inspections\\/([^/]+)\\/${tail}$/`, { safe: SANDBOX_ROUTE }]),
 	),
 	'sandbox/raw-records.ts': { '/^raw-records$/': { safe: SANDBOX_ROUTE } },
+	'sandbox/hostile.ts': {
+		'/^\\d+$/': { safe: 'a path segment of local test traffic' },
+		'/^https?:\\/\\//': { safe: SHORT },
+	},
 	'sandbox/files.ts': { '/"/g': { safe: 'one character' } },
 	'sandbox/inspections.ts': { '/^-/': { safe: SHORT } },
 	'sandbox/router.ts': {

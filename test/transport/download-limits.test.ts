@@ -1,24 +1,23 @@
 /**
- * Where a signed-link download may go, how much it reads, and what name it
- * hands on: redirects only to https public hosts (or, for a loopback link, the
- * same loopback host), at most DOWNLOAD_MAX_REDIRECTS of them; never more than
- * DOWNLOAD_MAX_BYTES (the API's largest file, 25 MB); file names without path
- * separators, `..` or control characters. The sandbox's `/_redirect/to?url=…`
- * is a signed link that redirects anywhere.
+ * Where a signed-link download may go and how much it reads: every address
+ * (the link's own and each redirect's) only https to a public host, or the
+ * Base URL's own address on this machine; at most DOWNLOAD_MAX_REDIRECTS
+ * redirects; never more than DOWNLOAD_MAX_BYTES (the API's largest file,
+ * 25 MB). The sandbox's `/_redirect/to?url=…` is a signed link that redirects
+ * anywhere. File names: test/transport/filenames.test.ts; links that point
+ * inside from the start, slow files: test/transport/hostile-links.test.ts.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { isUnsafeCharacter, safeFileName } from '../../nodes/shared/filenames';
 import {
+	addressProblem,
 	DOWNLOAD_MAX_BYTES,
 	DOWNLOAD_MAX_REDIRECTS,
-	redirectProblem,
 } from '../../nodes/shared/rules/links';
-import { downloadSignedLink, fileNameOf } from '../../nodes/shared/transport/download';
+import { downloadSignedLink } from '../../nodes/shared/transport/download';
 import { paginate } from '../../nodes/shared/transport/pages';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
@@ -39,64 +38,61 @@ beforeAll(async () => {
 });
 
 describe('redirects', () => {
+	const API = 'https://api.example.com';
+	const SANDBOX = 'http://127.0.0.1:4010';
 	test.each([
-		['https://files.example.com/a', 'https://cdn.example.net/b', undefined],
-		['https://files.example.com/a', 'http://cdn.example.net/b', 'it is not https (http)'],
-		['https://files.example.com/a', 'ftp://cdn.example.net/b', 'it is not https (ftp)'],
+		[API, 'https://cdn.example.net/b', undefined],
+		[API, 'http://cdn.example.net/b', 'it is not https (http)'],
+		[API, 'ftp://cdn.example.net/b', 'it is not https (ftp)'],
 		[
-			'https://files.example.com/a',
+			API,
 			'https://169.254.169.254/latest/meta-data',
 			'169.254.169.254 is a link-local or cloud metadata address',
 		],
 		[
-			'https://files.example.com/a',
+			API,
 			'https://metadata.google.internal/computeMetadata/v1/',
 			'metadata.google.internal is a cloud metadata address',
 		],
-		['https://files.example.com/a', 'https://10.1.2.3/', '10.1.2.3 is a private address'],
-		['https://files.example.com/a', 'https://172.20.0.1/', '172.20.0.1 is a private address'],
-		['https://files.example.com/a', 'https://192.168.1.1/', '192.168.1.1 is a private address'],
-		['https://files.example.com/a', 'https://172.32.0.1/', undefined],
+		[API, 'https://10.1.2.3/', '10.1.2.3 is a private address'],
+		[API, 'https://172.20.0.1/', '172.20.0.1 is a private address'],
+		[API, 'https://192.168.1.1/', '192.168.1.1 is a private address'],
+		[API, 'https://172.32.0.1/', undefined],
+		[API, 'https://100.100.100.200/', '100.100.100.200 is a private (carrier-grade NAT) address'],
+		[API, 'https://2852039166/', '169.254.169.254 is a link-local or cloud metadata address'],
+		[API, 'https://0x7f.1/', '127.0.0.1 is an address of this machine'],
+		[API, 'https://localhost/', 'localhost is an address of this machine'],
+		[API, 'https://[::1]/', '[::1] is an address of this machine'],
+		[API, 'https://[fe80::1]/', '[fe80::1] is a link-local address'],
+		[API, 'https://[fd00:ec2::254]/', '[fd00:ec2::254] is a private address'],
 		[
-			'https://files.example.com/a',
-			'https://100.100.100.200/',
-			'100.100.100.200 is a private (carrier-grade NAT) address',
-		],
-		[
-			'https://files.example.com/a',
-			'https://2852039166/',
-			'169.254.169.254 is a link-local or cloud metadata address',
-		],
-		['https://files.example.com/a', 'https://0x7f.1/', '127.0.0.1 is an address of this machine'],
-		[
-			'https://files.example.com/a',
-			'https://localhost/',
-			'localhost is an address of this machine',
-		],
-		['https://files.example.com/a', 'https://[::1]/', '[::1] is an address of this machine'],
-		['https://files.example.com/a', 'https://[fe80::1]/', '[fe80::1] is a link-local address'],
-		[
-			'https://files.example.com/a',
-			'https://[fd00:ec2::254]/',
-			'[fd00:ec2::254] is a private address',
-		],
-		[
-			'https://files.example.com/a',
+			API,
 			'https://[::ffff:169.254.169.254]/',
 			'[::ffff:a9fe:a9fe] is a link-local or cloud metadata address',
 		],
-		['https://files.example.com/a', 'https://[2606:4700::1111]/', undefined],
-		['http://127.0.0.1:4010/files/a', 'http://127.0.0.1:4011/files/b', undefined],
-		['http://127.0.0.1:4010/files/a', 'https://127.0.0.1:4011/files/b', undefined],
-		['http://127.0.0.1:4010/files/a', 'http://localhost:4010/b', 'it is not https (http)'],
-		['http://127.0.0.1:4010/files/a', 'https://10.0.0.1/b', '10.0.0.1 is a private address'],
+		[API, 'https://[2606:4700::1111]/', undefined],
+		[SANDBOX, 'http://127.0.0.1:4010/files/b', undefined],
 		[
-			'https://127.0.0.1:4010/files/a',
-			'https://127.0.0.1:4011/b',
-			'127.0.0.1 is an address of this machine',
+			SANDBOX,
+			'http://127.0.0.1:4011/files/b',
+			"127.0.0.1:4011 is an address of this machine, not the Base URL's own address (127.0.0.1:4010)",
 		],
-	])('from %s to %s: %s', (from, to, problem) => {
-		expect(redirectProblem(new URL(from), new URL(to))).toBe(problem);
+		[
+			SANDBOX,
+			'https://127.0.0.1:4010/files/b',
+			"127.0.0.1:4010 is an address of this machine, not the Base URL's own address (127.0.0.1:4010)",
+		],
+		[
+			SANDBOX,
+			'http://localhost:4010/b',
+			"localhost:4010 is an address of this machine, not the Base URL's own address (127.0.0.1:4010)",
+		],
+		[SANDBOX, 'https://10.0.0.1/b', '10.0.0.1 is a private address'],
+		[SANDBOX, 'https://files.example.com/b', undefined],
+		[API, 'https://api.example.com/files/b', undefined],
+		[API, 'http://api.example.com/files/b', 'it is not https (http)'],
+	])('Base URL %s, to %s: %s', (base, to, problem) => {
+		expect(addressProblem(new URL(to), new URL(base))).toBe(problem);
 	});
 
 	it('follows a redirect to the same loopback host (the sandbox) and names the file from its answer', async () => {
@@ -127,15 +123,15 @@ describe('redirects', () => {
 		beforeEach(async () => (elsewhere = await startFakeApi({ status: 200, text: 'secret' })));
 		afterEach(async () => await elsewhere.close());
 
-		it('plain http to another host name', async () => {
-			const to = `http://localhost:${new URL(elsewhere.baseUrl).port}/internal`;
+		it('another port of this machine', async () => {
+			const to = `${elsewhere.baseUrl}/internal`;
 			const error = await failureOf(sandbox.credentials(), async function () {
 				return await downloadSignedLink.call(this, redirectingTo(to));
 			});
 			expect(error.message).toBe(
-				'The file link redirects where a download may not go: it is not https (http)',
+				`The file link redirects where a download may not go: ${new URL(to).host} is an address of this machine, not the Base URL's own address (${new URL(sandbox.baseUrl).host})`,
 			);
-			expect(error.description).toMatch(/only to https on a public host/);
+			expect(error.description).toMatch(/only to https on a public address/);
 			expect(elsewhere.requests).toEqual([]);
 		});
 
@@ -175,8 +171,11 @@ async function streamingHost(total: number, announce: boolean) {
 		writeMore();
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return {
-		link: `http://127.0.0.1:${(server.address() as AddressInfo).port}/report.pdf`,
+		link: `${origin}/report.pdf`,
+		// The host stands for the API's own file host on this machine: the Base URL's address.
+		credentials: sandbox.credentials('acmeOwner', { baseUrl: origin }),
 		sent,
 		close: () =>
 			new Promise<void>((resolve) => {
@@ -194,7 +193,7 @@ describe(`the size cap (${DOWNLOAD_MAX_BYTES} bytes, the API's largest file)`, (
 	it('reads a file of exactly the cap', async () => {
 		const host = await streamingHost(DOWNLOAD_MAX_BYTES, false);
 		try {
-			const file = await inNode(sandbox.credentials(), async function () {
+			const file = await inNode(host.credentials, async function () {
 				return await downloadSignedLink.call(this, host.link);
 			});
 			expect(file.data.length).toBe(DOWNLOAD_MAX_BYTES);
@@ -207,7 +206,7 @@ describe(`the size cap (${DOWNLOAD_MAX_BYTES} bytes, the API's largest file)`, (
 		const total = 64 * 1024 * 1024;
 		const host = await streamingHost(total, false);
 		try {
-			const error = await failureOf(sandbox.credentials(), async function () {
+			const error = await failureOf(host.credentials, async function () {
 				return await downloadSignedLink.call(this, host.link);
 			});
 			expect(error.message).toBe('The file is larger than 25 MB, the most a download reads');
@@ -222,7 +221,7 @@ describe(`the size cap (${DOWNLOAD_MAX_BYTES} bytes, the API's largest file)`, (
 		const total = 64 * 1024 * 1024;
 		const host = await streamingHost(total, true);
 		try {
-			const error = await failureOf(sandbox.credentials(), async function () {
+			const error = await failureOf(host.credentials, async function () {
 				return await downloadSignedLink.call(this, host.link);
 			});
 			expect(error.message).toBe(
@@ -232,51 +231,5 @@ describe(`the size cap (${DOWNLOAD_MAX_BYTES} bytes, the API's largest file)`, (
 		} finally {
 			await host.close();
 		}
-	});
-});
-
-describe('file names', () => {
-	const url = new URL('https://files.example.com/f/x');
-
-	test.each([
-		['attachment; filename="../../etc/passwd"', '_._etc_passwd'],
-		['attachment; filename="..\\..\\boot.ini"', '_._boot.ini'],
-		["attachment; filename*=UTF-8''%2E%2E%2F%2E%2E%2Fcron%0A.d", '_._cron.d'],
-		['attachment; filename="report\u202Efdp.exe"', 'reportfdp.exe'],
-		['attachment; filename=".."', undefined],
-		['attachment; filename="  .hidden. "', 'hidden'],
-		['attachment; filename="Résumé 2026.pdf"', 'Résumé 2026.pdf'],
-	])('%s gives %s', (header, expected) => {
-		expect(fileNameOf(header, url)).toBe(expected);
-	});
-
-	it('the name from the link itself is made safe too', () => {
-		expect(fileNameOf(undefined, new URL('https://h/f/%2E%2E%2F%00secret.pdf'))).toBe(
-			'_secret.pdf',
-		);
-	});
-
-	it('no name has a path separator, a dot run, a control character or more than 120 characters', () => {
-		fc.assert(
-			fc.property(
-				fc.string({
-					unit: fc.constantFrom('.', '/', '\\', ' ', 'a', '\u0000', '\n', '\u202e', 'é'),
-					maxLength: 300,
-				}),
-				(name) => {
-					const safe = safeFileName(name);
-					if (safe === undefined) return;
-					expect(safe).not.toMatch(/[/\\]|\.\./);
-					expect([...safe].filter(isUnsafeCharacter)).toEqual([]);
-					expect(safe.length).toBeLessThanOrEqual(120);
-					expect(safe).not.toMatch(/^[. ]|[. ]$/);
-				},
-			),
-			{ numRuns: 2000 },
-		);
-	});
-
-	it('a long name keeps its extension', () => {
-		expect(safeFileName(`${'a'.repeat(300)}.pdf`)).toBe(`${'a'.repeat(116)}.pdf`);
 	});
 });

@@ -3,7 +3,7 @@
  * does, an answer of any status, a network failure or another error comes
  * back as a value, never as a throw; and the helpers that read an answer's body.
  */
-import { errorBody } from '../../nodes/shared/transport/errors';
+import { errorBody } from '../../nodes/shared/transport/error-body';
 import { resultOf } from '../../nodes/shared/transport/request';
 import { parseJson } from '../../nodes/shared/transport/retry';
 

@@ -50,7 +50,9 @@ it('sends no Authorization header to a signed-link host and names the file from 
 		headers: { 'Content-Type': 'image/jpeg' },
 	});
 	try {
-		const file = await inNode(sandbox.credentials(), async function () {
+		// The host stands for the API's own file host on this machine: the Base URL's address.
+		const credentials = sandbox.credentials('acmeOwner', { baseUrl: host.baseUrl });
+		const file = await inNode(credentials, async function () {
 			return await downloadSignedLink.call(this, `${host.baseUrl}/signed/photo%20one.jpg?sig=abc`);
 		});
 		expect(file).toEqual({
@@ -76,7 +78,8 @@ it('reads the file name from Content-Disposition (filename*, RFC 6266)', async (
 		},
 	});
 	try {
-		const file = await inNode(sandbox.credentials(), async function () {
+		const credentials = sandbox.credentials('acmeOwner', { baseUrl: host.baseUrl });
+		const file = await inNode(credentials, async function () {
 			return await downloadSignedLink.call(this, `${host.baseUrl}/f/abc`);
 		});
 		expect(file.fileName).toBe('Résumé.pdf');

@@ -1,10 +1,13 @@
 /**
- * Where a signed-link download may go and how much it may read. A signed link
- * (`url`, `photo_url`, `cover_photo_url`, the Signed URL field) needs no key,
- * but n8n fetches it from inside the user's network, so a redirect must not
- * turn it into a request to that network: to a private, link-local or cloud
- * metadata address. The API says nothing about redirects; these are the
- * package's limits, written once and read by the download and its tests.
+ * Where a signed-link download may go, how much it may read and for how long.
+ * A signed link (`url`, `photo_url`, `cover_photo_url`, the Signed URL field)
+ * needs no key, but n8n fetches it from inside the user's network, and its
+ * text comes from a record (the URL field defaults to `{{ $json.url }}`): the
+ * link itself, and every redirect it takes, must not turn it into a request
+ * to that network: to a private, link-local or cloud metadata address, or to
+ * another service of this machine (n8n's own port). The API says nothing about
+ * where its files live; these are the package's limits, written once and read
+ * by the download and its tests.
  */
 import { FILE_RULES } from '../endpoints';
 
@@ -16,6 +19,14 @@ export const DOWNLOAD_MAX_BYTES = Math.max(...Object.values(FILE_RULES).map((r) 
 
 /** Redirects a download follows before it gives up (storage services use one, sometimes two). */
 export const DOWNLOAD_MAX_REDIRECTS = 5;
+
+/**
+ * How long one download may take in all, every redirect and repeat included:
+ * the largest file at 1 Mbit/s takes under 4 minutes. A deadline for the
+ * whole download, not a wait per byte, so a host that sends a byte now and
+ * then cannot hold the execution.
+ */
+export const DOWNLOAD_DEADLINE = { ms: 5 * 60_000 };
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Host names of cloud metadata services that are not IP literals. */
@@ -70,19 +81,23 @@ export function nonPublicHost(hostname: string): string | undefined {
 	return v4 === undefined ? undefined : privateIpv4(v4);
 }
 
+/** Whether `to` is the Base URL's own address (scheme, host and port) and that is this machine. */
+export const isOwnLoopbackAddress = (to: URL, apiBase: URL): boolean =>
+	isLoopbackName(apiBase.hostname) && to.origin === apiBase.origin;
+
 /**
- * Why a download may not follow a redirect from `from` to `to`, or undefined
- * when it may: only to https on a public host, or, when the link itself is
- * plain http on this machine (the sandbox, a local test), to the same
- * loopback host. Host names are judged as written: a public name that
- * resolves to a private address is not detected here (n8n's own SSRF
- * protection, when enabled, checks resolved addresses).
+ * Why a download may not go to `to`, or undefined when it may: the link
+ * itself and every redirect alike. Only to https on a public host, or to the
+ * Base URL's own address (`apiBase`: host and port) when that is this machine
+ * (the sandbox, a local test). Host names are judged as written here; the
+ * address a name resolves to is n8n's to check (../transport/link-address.ts).
  */
-export function redirectProblem(from: URL, to: URL): string | undefined {
-	const loopbackLink = from.protocol === 'http:' && isLoopbackName(from.hostname);
-	if (loopbackLink && to.hostname === from.hostname && to.protocol === 'http:') return undefined;
-	if (to.protocol !== 'https:') return `it is not https (${to.protocol.replace(':', '')})`;
-	if (loopbackLink && to.hostname === from.hostname) return undefined;
+export function addressProblem(to: URL, apiBase: URL): string | undefined {
+	if (isOwnLoopbackAddress(to, apiBase)) return undefined;
 	const problem = nonPublicHost(to.hostname);
-	return problem === undefined ? undefined : `${to.hostname} is ${problem}`;
+	if (problem !== undefined && isLoopbackName(apiBase.hostname) && isLoopbackName(to.hostname))
+		return `${to.host} is ${problem}, not the Base URL's own address (${apiBase.host})`;
+	if (problem !== undefined) return `${to.hostname} is ${problem}`;
+	if (to.protocol !== 'https:') return `it is not https (${to.protocol.replace(':', '')})`;
+	return undefined;
 }

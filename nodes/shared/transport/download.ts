@@ -5,11 +5,14 @@
  * Authorization header. It is not an API call, so it is not paced; a GET is
  * repeated on the same transient failures as an API GET.
  *
- * The download follows redirects itself, each checked by the rule book
- * (../rules/links.ts): only to https on a public host, or, for a loopback
- * link, to the same loopback host; never to a private, link-local or metadata
- * address. It reads the body as a stream and stops past DOWNLOAD_MAX_BYTES
- * (the API's largest file), so a hostile or wrong link cannot fill n8n's memory.
+ * Every address, the link's own and each redirect's (followed here, at most
+ * DOWNLOAD_MAX_REDIRECTS), is checked before anything is sent there
+ * (./link-address.ts): only https to a public address, or the Base URL's own
+ * address when that is this machine; never a private, link-local, metadata
+ * or other local address, as written or as its name resolves. The body is
+ * read as a stream and stops past DOWNLOAD_MAX_BYTES (the API's largest
+ * file), so a hostile or wrong link cannot fill n8n's memory; the whole
+ * download ends at DOWNLOAD_DEADLINE, and n8n's Stop ends it at once.
  */
 import type {
 	IExecuteFunctions,
@@ -22,8 +25,11 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { safeFileName } from '../filenames';
 import { megabytes } from '../rules/formats';
-import { DOWNLOAD_MAX_BYTES, DOWNLOAD_MAX_REDIRECTS, redirectProblem } from '../rules/links';
-import { errorBody, statusError, transportError } from './errors';
+import { DOWNLOAD_MAX_BYTES, DOWNLOAD_MAX_REDIRECTS } from '../rules/links';
+import { errorBody } from './error-body';
+import { statusError, transportError } from './errors';
+import { type DownloadRun, endedEarly, startRun } from './download-run';
+import { linkAddressProblem } from './link-address';
 import { cancelled, checkedUrl, resultOf } from './request';
 import { backoffBeforeRetry, isRedirect, isSuccess, RETRY } from './retry';
 import type { HttpAnswer, HttpResult } from './types';
@@ -120,7 +126,10 @@ type BodyStream = AsyncIterable<Buffer | string> & { destroy?: () => void };
  * error's up to ERROR_BODY_MAX_BYTES. Undefined when the file is over the
  * download limit (the stream is closed at once, so the rest is never read).
  */
-async function readBody(response: IN8nHttpFullResponse): Promise<Buffer | undefined> {
+async function readBody(
+	response: IN8nHttpFullResponse,
+	signal: AbortSignal,
+): Promise<Buffer | undefined> {
 	const body = response.body as BodyStream | Buffer | undefined;
 	const success = isSuccess(response.statusCode);
 	const limit = success ? DOWNLOAD_MAX_BYTES : ERROR_BODY_MAX_BYTES;
@@ -130,6 +139,23 @@ async function readBody(response: IN8nHttpFullResponse): Promise<Buffer | undefi
 		body.destroy?.();
 		return Buffer.alloc(0);
 	}
+	// Stop or the deadline ends the read at once, however slowly the bytes come.
+	const abort = () => body.destroy?.();
+	signal.addEventListener('abort', abort, { once: true });
+	if (signal.aborted) abort();
+	try {
+		return await readChunks(body, success, limit);
+	} finally {
+		signal.removeEventListener('abort', abort);
+	}
+}
+
+/** The chunks of a body stream up to `limit` bytes; undefined when a file is over it. */
+async function readChunks(
+	body: BodyStream,
+	success: boolean,
+	limit: number,
+): Promise<Buffer | undefined> {
 	const chunks: Buffer[] = [];
 	let bytes = 0;
 	for await (const chunk of body) {
@@ -153,7 +179,11 @@ function announcedTooLarge(response: IN8nHttpFullResponse): number | undefined {
 }
 
 /** One GET of `target`, its body read under the limit; never throws but for a file over the limit. */
-async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<HttpResult> {
+async function fetchOnce(
+	this: IExecuteFunctions,
+	target: URL,
+	run: DownloadRun,
+): Promise<HttpResult> {
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: target.href,
@@ -163,6 +193,7 @@ async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<HttpResu
 		// Redirects are followed below, each checked against the rule book.
 		disableFollowRedirect: true,
 		timeout: RETRY.timeoutMs,
+		abortSignal: run.signal,
 	};
 	let response: IN8nHttpFullResponse;
 	try {
@@ -177,7 +208,7 @@ async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<HttpResu
 	}
 	let body: Buffer | undefined;
 	try {
-		body = await readBody(response);
+		body = await readBody(response, run.signal);
 	} catch (error) {
 		return await resultOf(Promise.reject(error)); // the connection broke while the body streamed
 	}
@@ -186,9 +217,15 @@ async function fetchOnce(this: IExecuteFunctions, target: URL): Promise<HttpResu
 }
 
 /** GETs `target` until it is answered with a file or a redirect, repeating transient failures. */
-async function fetchAnswer(this: IExecuteFunctions, target: URL): Promise<HttpAnswer> {
+async function fetchAnswer(
+	this: IExecuteFunctions,
+	target: URL,
+	run: DownloadRun,
+): Promise<HttpAnswer> {
 	for (let attempt = 1; ; attempt++) {
-		const result = await fetchOnce.call(this, target);
+		if (run.signal.aborted) throw endedEarly(this.getNode(), run);
+		const result = await fetchOnce.call(this, target, run);
+		if (run.signal.aborted) throw endedEarly(this.getNode(), run);
 		if (
 			result.kind === 'answered' &&
 			(isSuccess(result.answer.status) || isRedirect(result.answer.status))
@@ -200,27 +237,31 @@ async function fetchAnswer(this: IExecuteFunctions, target: URL): Promise<HttpAn
 	}
 }
 
-/** Where a redirect answer points, checked against the rule book; throws when it may not be followed. */
-function nextHop(node: INode, link: URL, from: URL, answer: HttpAnswer, hops: number): URL {
-	const location = answer.headers.location;
-	const refuse = (reason: string) =>
-		new NodeOperationError(node, `The file link redirects where a download may not go: ${reason}`, {
+/** Refuses an address before anything is sent there: the link's own (`hops` 0) or a redirect's. */
+function refused(node: INode, hops: number, reason: string): NodeOperationError {
+	const what = hops === 0 ? 'leads' : 'redirects';
+	return new NodeOperationError(
+		node,
+		`The file link ${what} where a download may not go: ${reason}`,
+		{
 			description:
-				'A signed link may redirect only to https on a public host (or, for a link to this machine, to the same host). The download stopped before following it; nothing was sent there.',
-		});
+				"A signed link, and every redirect it takes, may lead only to https on a public address, or to the Base URL's own address when that is this machine (the sandbox). The download stopped before sending anything there.",
+		},
+	);
+}
+
+/** Where a redirect answer points; throws when there is no valid place, or too many redirects. */
+function nextLocation(node: INode, from: URL, answer: HttpAnswer, hops: number): URL {
+	const location = answer.headers.location;
 	if (typeof location !== 'string' || location === '')
-		throw refuse(`HTTP ${answer.status} without a Location`);
-	if (hops >= DOWNLOAD_MAX_REDIRECTS)
-		throw refuse(`more than ${DOWNLOAD_MAX_REDIRECTS} redirects in a row`);
-	let next: URL;
+		throw refused(node, hops, `HTTP ${answer.status} without a Location`);
+	if (hops > DOWNLOAD_MAX_REDIRECTS)
+		throw refused(node, hops, `more than ${DOWNLOAD_MAX_REDIRECTS} redirects in a row`);
 	try {
-		next = new URL(location, from);
+		return new URL(location, from);
 	} catch {
-		throw refuse('the Location is not a valid URL');
+		throw refused(node, hops, 'the Location is not a valid URL');
 	}
-	const problem = redirectProblem(link, next);
-	if (problem !== undefined) throw refuse(problem);
-	return next;
 }
 
 /** Fetches a signed link as bytes, with its content type and file name. */
@@ -229,11 +270,13 @@ export async function downloadSignedLink(
 	url: string,
 ): Promise<DownloadedFile> {
 	const node = this.getNode();
-	const link = signedLinkTarget(node, url);
-	let target = link;
+	let target = signedLinkTarget(node, url);
+	const run = await startRun(this);
 	for (let hops = 0; ; hops++) {
-		const answer = await fetchAnswer.call(this, target);
+		const problem = await linkAddressProblem.call(this, target, run.apiBase);
+		if (problem !== undefined) throw refused(node, hops, problem);
+		const answer = await fetchAnswer.call(this, target, run);
 		if (isSuccess(answer.status)) return fileFrom(answer, target);
-		target = nextHop(node, link, target, answer, hops);
+		target = nextLocation(node, target, answer, hops + 1);
 	}
 }

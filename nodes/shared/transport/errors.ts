@@ -11,27 +11,9 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
 import { megabytes } from '../rules/formats';
-import { type Attempts, isSuccess, parseJson } from './retry';
+import { boundedBody, errorBody, redact } from './error-body';
+import { type Attempts, isSuccess } from './retry';
 import type { ApiCall, ApiSettings, Failure, HttpAnswer, HttpResult } from './types';
-
-/** Replaces the key (and any bearer token) in text; the key is never shown, even in part. */
-function redact(text: string, apiKey: string): string {
-	let result = text.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1[redacted]');
-	if (apiKey) result = result.split(apiKey).join('[redacted]');
-	return result;
-}
-
-/** Deep copy of parsed JSON with every string redacted. */
-function redactDeep(value: unknown, apiKey: string): unknown {
-	if (typeof value === 'string') return redact(value, apiKey);
-	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, apiKey));
-	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(
-			Object.entries(value).map(([key, entry]) => [redact(key, apiKey), redactDeep(entry, apiKey)]),
-		);
-	}
-	return value;
-}
 
 interface ServerMessage {
 	message?: string;
@@ -151,8 +133,10 @@ interface StatusErrorInput {
 }
 
 export function statusError(node: INode, input: StatusErrorInput): NodeApiError {
-	const webPage = isWebPage(input.body);
-	const found = webPage ? {} : serverMessage(input.body);
+	// Bounded before anything reads it: nothing below walks more than its limits.
+	const body = boundedBody(input.body, input.apiKey);
+	const webPage = isWebPage(body);
+	const found = webPage ? {} : serverMessage(body);
 	const serverText = webPage
 		? webPageMessage(input.endpoint)
 		: (found.message ?? text(input.statusText) ?? 'Request failed');
@@ -165,8 +149,7 @@ export function statusError(node: INode, input: StatusErrorInput): NodeApiError 
 	]
 		.filter(Boolean)
 		.join(' ');
-	const safeBody = redactDeep(input.body, input.apiKey);
-	return new NodeApiError(node, { status: input.status, body: safeBody } as JsonObject, {
+	return new NodeApiError(node, { status: input.status, body } as JsonObject, {
 		message: redact(`${serverText} (HTTP ${input.status})`, input.apiKey),
 		description: redact(description, input.apiKey) || undefined,
 		httpCode: String(input.status),
@@ -184,12 +167,6 @@ export function transportError(
 		message: redact(message, apiKey),
 		description: redact(description, apiKey),
 	});
-}
-
-/** An error answer's body for the error message: its JSON, else its text. */
-export function errorBody(body: Buffer): unknown {
-	const parsed = parseJson(body);
-	return parsed.ok ? parsed.value : body.toString('utf8');
 }
 
 type WriteCall = Pick<ApiCall, 'method' | 'endpoint' | 'upload'>;

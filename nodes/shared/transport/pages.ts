@@ -19,12 +19,14 @@ import {
 	validateQuery,
 } from '../validation';
 import { idKey } from '../rules/query';
+import { idPropertyOf, WalkProgress } from './progress';
 import { apiSettings, callApi, sendApiRequest } from './request';
 import type { ApiAnswer, ApiSettings, N8nContext } from './types';
 
 interface ListAnswer {
 	data: IDataObject[];
 	next_cursor: string | null;
+	total?: unknown;
 }
 
 function isListAnswer(value: unknown): value is ListAnswer {
@@ -43,6 +45,8 @@ export interface RecordPage {
 	nextCursor: string | null;
 	/** The server's clock when it answered (its Date header), if it sent one. */
 	serverTime?: number;
+	/** The API's count of every record the list holds (its `total`), when it is a count. */
+	total?: number;
 }
 
 /** A list answer as a page, or an error when it is not one (the shape check of every page). */
@@ -57,10 +61,12 @@ export function recordPage(
 		});
 	}
 	const date = typeof headers.date === 'string' ? Date.parse(headers.date) : Number.NaN;
+	const { total } = json;
 	return {
 		records: json.data,
 		nextCursor: json.next_cursor ?? null,
 		serverTime: Number.isNaN(date) ? undefined : date,
+		total: Number.isSafeInteger(total) && (total as number) >= 0 ? (total as number) : undefined,
 	};
 }
 
@@ -167,7 +173,8 @@ export async function listPage(
 /**
  * Reads a list endpoint page by page, yielding each page as it arrives. The
  * same filters and sort go with every cursor; only a null next_cursor ends the
- * list (a short page does not); a cursor seen twice is an error, not a loop.
+ * list (a short page does not); a cursor seen twice is an error, not a loop,
+ * and so are pages that stop bringing new records (./progress.ts).
  * Every request asks for a full page (limit=200) and `max` is cut locally, so
  * a Limit never costs more requests than Return All needs to reach the same
  * record. An id list is deduplicated (case-insensitively) and read 200 ids
@@ -184,6 +191,7 @@ export async function* paginate(
 	let remaining = options.max ?? Number.POSITIVE_INFINITY;
 	for (const query of queries) {
 		const checkCursor = cursorGuard(node);
+		const progress = new WalkProgress(node, endpoint);
 		let cursor: string | null = null;
 		while (remaining > 0) {
 			const answer = await sendApiRequest.call(this, settings, {
@@ -199,6 +207,7 @@ export async function* paginate(
 			if (records.length > 0) yield records;
 			if (page.nextCursor === null) break;
 			checkCursor(page.nextCursor);
+			progress.judge(page);
 			cursor = page.nextCursor;
 		}
 		if (remaining <= 0) return;
@@ -216,15 +225,6 @@ export async function readAll(
 		for (const record of page) records.push(record);
 	}
 	return records;
-}
-
-/**
- * The property that holds a record's id in this list's answers: contact stats
- * are read by contact_ids and each carries its contact's contact_id.
- */
-function idPropertyOf(endpoint: EndpointKey): string {
-	const list = (ENDPOINTS[endpoint] as { list?: { idsParam?: string } }).list;
-	return list?.idsParam === 'contact_ids' ? 'contact_id' : 'id';
 }
 
 /**

@@ -1,0 +1,104 @@
+/**
+ * Error answers a hostile or broken server sends: JSON nested 200,000 levels deep (the sandbox's
+ * `/_hostile/deep-error`), megabytes of text, a megabyte-long message, thousands of entries. The
+ * error always carries the status and the API's message, and keeps a bounded copy of the body
+ * (ERROR_BODY_LIMITS), so n8n can show and save it; before, the deep body ended as "Maximum call
+ * stack size exceeded" without either.
+ */
+import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
+import { ERROR_BODY_LIMITS } from '../../nodes/shared/transport/error-body';
+import { apiRequest } from '../../nodes/shared/transport/request';
+import { DEEP_ERROR_LEVELS, DEEP_ERROR_MESSAGE } from '../../sandbox/hostile';
+import { runNode, withSandbox } from '../helpers/n8n';
+import { failureOf } from './context';
+import { startFakeApi } from './fake-api';
+
+const sandbox = withSandbox();
+const deepError = () =>
+	sandbox.credentials('acmeOwner', { baseUrl: `${sandbox.baseUrl}/_hostile/deep-error` });
+
+/** How deep a parsed value nests (a loop, so it cannot overflow itself). */
+function depthOf(value: unknown): number {
+	let deepest = 0;
+	const stack: Array<[unknown, number]> = [[value, 0]];
+	while (stack.length > 0) {
+		const [next, depth] = stack.pop()!;
+		deepest = Math.max(deepest, depth);
+		if (next !== null && typeof next === 'object')
+			for (const entry of Object.values(next)) stack.push([entry, depth + 1]);
+	}
+	return deepest;
+}
+
+/** The body the error keeps, as n8n would save it. */
+const keptBody = (error: object) =>
+	(JSON.parse(JSON.stringify(error)) as { errorResponse?: { body?: unknown } }).errorResponse?.body;
+
+it(`an error body nested ${DEEP_ERROR_LEVELS} levels deep: the status and the API's message come through`, async () => {
+	const error = await failureOf(deepError(), async function () {
+		return await apiRequest.call(this, 'listTags', { query: { limit: 1 } });
+	});
+	expect(error.httpCode).toBe('400');
+	expect(error.message).toBe(`${DEEP_ERROR_MESSAGE} (HTTP 400)`);
+	expect(error.description).toBe('Check the parameter "limit".');
+	const body = keptBody(error);
+	expect(body).toMatchObject({ error: { message: DEEP_ERROR_MESSAGE, param: 'limit' } });
+	expect(depthOf(body)).toBeLessThanOrEqual(ERROR_BODY_LIMITS.depth + 1);
+});
+
+it('the same error fails Get Many in the node, and the execution n8n saves keeps status and message', async () => {
+	const { error, run } = await runNode({
+		node: new InspectionBusiness(),
+		parameters: { resource: 'tag', operation: 'getAll', returnAll: true },
+		credentials: deepError(),
+		items: [{ json: {} }],
+	});
+	expect(error?.message).toBe(`${DEEP_ERROR_MESSAGE} (HTTP 400)`);
+	// n8n saves the execution, its error included, as JSON.
+	const saved = JSON.parse(JSON.stringify(run)) as typeof run;
+	expect(saved.data.resultData.error).toMatchObject({
+		message: `${DEEP_ERROR_MESSAGE} (HTTP 400)`,
+		httpCode: '400',
+	});
+});
+
+describe('bodies too large to keep', () => {
+	const bigMessage = 'm'.repeat(1024 * 1024);
+	test.each([
+		['5 MB of text', { status: 502, text: 'x'.repeat(5 * 1024 * 1024) }, 502, 'x'.repeat(500)],
+		[
+			'a 1 MB message',
+			{ status: 422, body: { error: { code: 'invalid', message: bigMessage } } },
+			422,
+			undefined,
+		],
+		[
+			'100,000 errors',
+			{
+				status: 400,
+				body: { errors: Array.from({ length: 100_000 }, (_, i) => ({ title: `e${i}` })) },
+			},
+			400,
+			undefined,
+		],
+	])(
+		'%s: the status comes through and the kept body stays small',
+		async (_what, answer, status, message) => {
+			const api = await startFakeApi(answer);
+			try {
+				const error = await failureOf(
+					sandbox.credentials('acmeOwner', { baseUrl: api.baseUrl }),
+					async function () {
+						return await apiRequest.call(this, 'listTags', { query: { limit: 1 } });
+					},
+				);
+				expect(error.httpCode).toBe(String(status));
+				if (message !== undefined) expect(error.message).toBe(`${message} (HTTP ${status})`);
+				expect(error.message.length).toBeLessThan(ERROR_BODY_LIMITS.textLength + 100);
+				expect(JSON.stringify(keptBody(error)).length).toBeLessThan(64 * 1024);
+			} finally {
+				await api.close();
+			}
+		},
+	);
+});

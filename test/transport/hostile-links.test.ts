@@ -1,0 +1,175 @@
+/**
+ * Signed links an attacker picks (a record's text, the URL field's default
+ * `{{ $json.url }}`): the link's own address is checked like every redirect,
+ * before anything is sent, as written and as its name resolves (n8n's egress
+ * filter); a slow file ends at the download's deadline; n8n's Stop ends a
+ * download at once. The sandbox's hostile routes serve each case:
+ * `/_hostile/inside-links` lists attachments whose links point inside,
+ * `/_hostile/slow-file` drips a byte at a time (docs/sandbox.md).
+ */
+import dns from 'node:dns';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+import { DOWNLOAD_DEADLINE } from '../../nodes/shared/rules/links';
+import { downloadSignedLink } from '../../nodes/shared/transport/download';
+import { readAll } from '../../nodes/shared/transport/pages';
+import { insideLinks } from '../../sandbox/hostile';
+import { withExecuteContext, withSandbox } from '../helpers/n8n';
+import { failureOf, inNode } from './context';
+
+const sandbox = withSandbox();
+const sandboxPort = () => Number(new URL(sandbox.baseUrl).port);
+
+/** A port on this machine that counts the connections made to it (n8n's own port, a Docker socket…). */
+async function listener(): Promise<{
+	port: number;
+	connections: () => number;
+	close: () => Promise<void>;
+}> {
+	const sockets: Socket[] = [];
+	const server: Server = createServer((socket) => {
+		sockets.push(socket);
+		socket.destroy();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: (server.address() as AddressInfo).port,
+		connections: () => sockets.length,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe("a link that points inside from the start (the hostile API's attachments)", () => {
+	it("each is refused before anything is sent, naming why; none reaches n8n's port or this machine", async () => {
+		const n8n = await listener();
+		try {
+			const credentials = sandbox.credentials('acmeOwner', {
+				baseUrl: `${sandbox.baseUrl}/_hostile/inside-links/${n8n.port}`,
+			});
+			const attachments = await inNode(credentials, async function () {
+				return await readAll.call(this, 'listAttachments');
+			});
+			const links = attachments.map((attachment) => String(attachment.url));
+			expect(links).toEqual(insideLinks(n8n.port, sandboxPort()));
+			const reasons: string[] = [];
+			for (const link of links) {
+				const error = await failureOf(sandbox.credentials(), async function () {
+					return await downloadSignedLink.call(this, link);
+				});
+				expect(error.message).toMatch(/^The file link leads where a download may not go: /);
+				reasons.push(error.message.replace(/^[^:]*: /, ''));
+			}
+			const here = new URL(sandbox.baseUrl).host;
+			expect(reasons).toEqual([
+				'169.254.169.254 is a link-local or cloud metadata address',
+				'10.0.0.5 is a private address',
+				`127.0.0.1:${n8n.port} is an address of this machine, not the Base URL's own address (${here})`,
+				`[::1]:2375 is an address of this machine, not the Base URL's own address (${here})`,
+				`localhost:${sandboxPort()} is an address of this machine, not the Base URL's own address (${here})`,
+			]);
+			expect(n8n.connections()).toBe(0);
+			expect((await sandbox.control.requests({ pathPrefix: '/_hostile/canary' })).data).toEqual([]);
+		} finally {
+			await n8n.close();
+		}
+	});
+});
+
+describe('a public-looking name that resolves inside', () => {
+	/** Answers every lookup of `name` with `address`, as a hostile DNS (or /etc/hosts) would. */
+	function resolving(name: string, address: string) {
+		const family = address.includes(':') ? 6 : 4;
+		const lookup = jest.spyOn(dns, 'lookup').mockImplementation(((
+			host: string,
+			options: unknown,
+			callback?: unknown,
+		) => {
+			const done = (typeof options === 'function' ? options : callback) as (
+				...args: unknown[]
+			) => void;
+			const all = typeof options === 'object' && (options as { all?: boolean })?.all;
+			if (host !== name) return done(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }));
+			return all ? done(null, [{ address, family }]) : done(null, address, family);
+		}) as unknown as typeof dns.lookup);
+		const promised = jest.spyOn(dns.promises, 'lookup').mockImplementation((async (
+			host: string,
+		) => {
+			if (host !== name) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+			return [{ address, family }];
+		}) as unknown as typeof dns.promises.lookup);
+		return () => {
+			lookup.mockRestore();
+			promised.mockRestore();
+		};
+	}
+
+	it.each([
+		['files-a.example.com', '127.0.0.1'],
+		['files-b.example.com', '169.254.169.254'],
+	])(
+		"%s resolving to %s: refused by n8n's egress filter before connecting",
+		async (name, address) => {
+			const inside = await listener();
+			const restore = resolving(name, address);
+			try {
+				const error = await failureOf(sandbox.credentials(), async function () {
+					return await downloadSignedLink.call(this, `https://${name}:${inside.port}/report.pdf`);
+				});
+				expect(error.message).toMatch(
+					new RegExp(
+						`^The file link leads where a download may not go: ${name.replace(/\./g, '\\.')} resolves to an address n8n does not let requests reach`,
+					),
+				);
+				expect(inside.connections()).toBe(0);
+			} finally {
+				restore();
+				await inside.close();
+			}
+		},
+	);
+});
+
+describe('a file that arrives a byte at a time', () => {
+	const slowFile = () => `${sandbox.baseUrl}/_hostile/slow-file?bytes=100000&every_ms=200`;
+	const slowRequests = async () =>
+		(await sandbox.control.requests({ pathPrefix: '/_hostile/slow-file' })).data;
+
+	it('ends at the deadline for the whole download, not a timeout per byte', async () => {
+		jest.replaceProperty(DOWNLOAD_DEADLINE, 'ms', 2_000);
+		try {
+			const error = await failureOf(sandbox.credentials(), async function () {
+				return await downloadSignedLink.call(this, slowFile());
+			});
+			expect(error.message).toBe('The download did not finish within 2 seconds');
+			// The host was still sending (100,000 bytes at 5 a second): the connection was closed on it.
+			const [request] = await slowRequests();
+			expect(request.status).toBe(0);
+		} finally {
+			jest.restoreAllMocks();
+		}
+	});
+
+	it("ends at once when the execution is stopped (n8n's Stop)", async () => {
+		const stop = new AbortController();
+		let ended: (error: unknown) => void = () => undefined;
+		const outcome = new Promise<unknown>((resolve) => (ended = resolve));
+		const running = withExecuteContext(
+			async function () {
+				try {
+					await downloadSignedLink.call(this, slowFile());
+					ended(new Error('the download finished'));
+				} catch (error) {
+					ended(error);
+				}
+			},
+			{ credentials: sandbox.credentials(), signal: stop.signal },
+		);
+		while ((await slowRequests()).length === 0) await new Promise((r) => setTimeout(r, 100));
+		stop.abort();
+		// The deadline is minutes away and the file takes 500 s: only Stop can end it now.
+		expect(((await outcome) as Error).message).toBe('The download was stopped');
+		await running;
+		expect((await slowRequests()).map((request) => request.status)).toEqual([0]);
+	});
+});

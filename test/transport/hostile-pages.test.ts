@@ -1,0 +1,125 @@
+/**
+ * An API whose pages never end: every walk over pages (Get Many's Return All, Create or Update's
+ * walk of contacts, Get by IDs as the webhook's Re-Fetch uses it) stops with an error that names
+ * the API's fault, in a bounded number of requests, counted in the sandbox's log. The sandbox's
+ * hostile Base URLs serve each fault: `/_hostile/endless-pages` (empty pages, fresh cursors),
+ * `/_hostile/repeated-pages` (the same records on every page), `/_hostile/overfull-pages` (one
+ * new record a page, while `total` says 2). A sane API's short and even empty pages still walk
+ * to the end.
+ */
+import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
+import { getByIds, readAll } from '../../nodes/shared/transport/pages';
+import { WALK_LIMITS } from '../../nodes/shared/transport/progress';
+import { runNode, withSandbox } from '../helpers/n8n';
+import { failureOf, inNode } from './context';
+import { startFakeApi } from './fake-api';
+
+const sandbox = withSandbox();
+const hostile = (fault: string) =>
+	sandbox.credentials('acmeOwner', { baseUrl: `${sandbox.baseUrl}/_hostile/${fault}` });
+const requestsTo = async (fault: string) =>
+	(await sandbox.control.requests({ pathPrefix: `/_hostile/${fault}/` })).count;
+
+const BARREN = WALK_LIMITS.barrenPagesInARow;
+
+describe.each([
+	[
+		'endless-pages',
+		`${BARREN} pages in a row brought no new record, each with a new cursor`,
+		BARREN,
+	],
+	[
+		'repeated-pages',
+		`${BARREN} pages in a row brought no new record, each with a new cursor`,
+		BARREN + 1,
+	],
+	[
+		'overfull-pages',
+		'3 pages with records, more than its total of 2 records can fill, and still a next cursor',
+		3,
+	],
+])('%s', (fault, says, requests) => {
+	it(`Return All stops after ${requests} requests, naming the API's fault`, async () => {
+		const error = await failureOf(hostile(fault), async function () {
+			return await readAll.call(this, 'listContacts');
+		});
+		expect(error.message).toBe(`The API's pages do not end: ${says}`);
+		expect(error.description).toMatch(/fault of the API/);
+		expect(await requestsTo(fault)).toBe(requests);
+	});
+
+	it("Get by IDs (the webhook trigger's Re-Fetch) stops the same way", async () => {
+		const error = await failureOf(hostile(fault), async function () {
+			return await getByIds.call(this, 'listInspections', ['00000000-0000-4000-8000-000000000001']);
+		});
+		expect(error.message).toBe(`The API's pages do not end: ${says}`);
+		expect(await requestsTo(fault)).toBe(requests);
+	});
+});
+
+it('Contact → Get Many (Return All) in the node fails its item with the fault, in bounded requests', async () => {
+	const { items, error } = await runNode({
+		node: new InspectionBusiness(),
+		parameters: { resource: 'contact', operation: 'getAll', returnAll: true },
+		credentials: hostile('endless-pages'),
+		items: [{ json: {} }],
+		continueOnFail: true,
+	});
+	expect(error).toBeUndefined();
+	expect(items).toHaveLength(1);
+	expect(items[0].json.error).toBe(
+		`The API's pages do not end: ${BARREN} pages in a row brought no new record, each with a new cursor`,
+	);
+	expect(await requestsTo('endless-pages')).toBe(BARREN);
+});
+
+it('Create or Update (its walk of every contact for several emails) stops the same way', async () => {
+	const { items } = await runNode({
+		node: new InspectionBusiness(),
+		parameters: {
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			first_name: 'Ada',
+		},
+		credentials: hostile('repeated-pages'),
+		items: ['a@example.com', 'b@example.com', 'c@example.com'].map((email) => ({
+			json: { email },
+		})),
+		continueOnFail: true,
+	});
+	expect(items.map((item) => item.json.error)).toEqual(
+		Array(3).fill(
+			`The API's pages do not end: ${BARREN} pages in a row brought no new record, each with a new cursor`,
+		),
+	);
+	// One count of the contacts (limit=1) chose the walk; then the walk's pages.
+	expect(await requestsTo('repeated-pages')).toBe(1 + BARREN + 1);
+});
+
+it('a sane API: short and empty pages now and then, fewer in a row than the limit, walk to the end', async () => {
+	const contact = (n: number) => ({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` });
+	const empty = (cursor: string) => ({
+		status: 200,
+		body: { data: [], next_cursor: cursor, total: 3 },
+	});
+	const api = await startFakeApi();
+	api.answer(
+		...Array.from({ length: BARREN - 1 }, (_, i) => empty(`a${i}`)),
+		{ status: 200, body: { data: [contact(1)], next_cursor: 'b', total: 3 } },
+		...Array.from({ length: BARREN - 1 }, (_, i) => empty(`c${i}`)),
+		{ status: 200, body: { data: [contact(2), contact(3)], next_cursor: null, total: 3 } },
+	);
+	try {
+		const records = await inNode(
+			sandbox.credentials('acmeOwner', { baseUrl: api.baseUrl }),
+			async function () {
+				return await readAll.call(this, 'listContacts');
+			},
+		);
+		expect(records.map((r) => r.id)).toEqual([contact(1).id, contact(2).id, contact(3).id]);
+		expect(api.requests).toHaveLength(2 * BARREN);
+	} finally {
+		await api.close();
+	}
+});
