@@ -11,13 +11,13 @@ import { POLLING_TRIGGER_DESCRIPTION } from '../shared/descriptions';
 import { eventsSubtitle } from '../shared/subtitle';
 import { apiSource, newestRecords } from './apiSource';
 import { isPollEvent, type PollEvent, watchedResources } from './catalog';
-import { EVENTS_PROPERTY, TRIGGER_PROPERTIES } from './description';
+import { EVENTS_PROPERTY, OPTION_DEFAULTS, TRIGGER_PROPERTIES } from './description';
 import { readProblem } from './judge/unreadable';
 import { contentHashOf } from './memory/recordVersion';
 import { holdsNoState } from './memory/state';
 import { baselineStarts, overlapGuard } from './pollGuards';
 import { runPoll } from './poll/runPoll';
-import { POLL_DEFAULTS, type PollOptions } from './poll/types';
+import type { PollOptions } from './poll/types';
 import { pickSample } from './testEvent';
 
 const MINUTE = 60_000;
@@ -47,11 +47,11 @@ type ChosenOptions = Pick<
 function readOptions(options: IDataObject): ChosenOptions {
 	const statuses = options.momentStatuses;
 	return {
-		overlapMs: Number(options.overlapMinutes ?? POLL_DEFAULTS.overlapMinutes) * MINUTE,
+		overlapMs: Number(options.overlapMinutes ?? OPTION_DEFAULTS.overlapMinutes) * MINUTE,
 		emitExisting: options.emitExisting === true,
-		startingHours: Number(options.startingHours ?? POLL_DEFAULTS.startingHours),
-		endedHours: Number(options.endedHours ?? POLL_DEFAULTS.endedHours),
-		momentStatuses: Array.isArray(statuses) ? statuses.map(String) : POLL_DEFAULTS.momentStatuses,
+		startingHours: Number(options.startingHours ?? OPTION_DEFAULTS.startingHours),
+		endedHours: Number(options.endedHours ?? OPTION_DEFAULTS.endedHours),
+		momentStatuses: Array.isArray(statuses) ? statuses.map(String) : OPTION_DEFAULTS.momentStatuses,
 		onlyOnce: options.onlyOnce !== false,
 	};
 }

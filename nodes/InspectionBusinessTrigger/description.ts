@@ -8,7 +8,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { INSPECTION_STATUSES } from '../shared/endpoints';
 import { isCanceledStatus } from '../shared/inspectionFacts';
 import { EVENT_ROWS, eventsWith, ONCE_OPTIONAL_EVENTS } from './catalog';
-import { POLL_DEFAULTS } from './poll/types';
 
 /** Which changes the trigger reports; its option names are also the canvas subtitle. */
 export const EVENTS_PROPERTY: INodeProperties = {
@@ -48,7 +47,7 @@ const OPTIONS: INodeProperties = {
 			name: 'endedHours',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 2160 },
-			default: POLL_DEFAULTS.endedHours,
+			default: 24,
 			description:
 				'For Inspection Ended: how many hours after the inspection ended (ends_at, else scheduled time plus duration) it is reported',
 			displayOptions: { show: { '/events': ENDED } },
@@ -58,7 +57,7 @@ const OPTIONS: INodeProperties = {
 			name: 'startingHours',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 2160 },
-			default: POLL_DEFAULTS.startingHours,
+			default: 24,
 			description:
 				'For Inspection Starting: how many hours before the scheduled time it is reported',
 			displayOptions: { show: { '/events': STARTING } },
@@ -71,7 +70,8 @@ const OPTIONS: INodeProperties = {
 				name: capitalised(status),
 				value: status,
 			})),
-			default: [...POLL_DEFAULTS.momentStatuses],
+			// A draft, a booking waiting for confirmation or under review may never take place.
+			default: ['confirmed'],
 			description:
 				'Which inspections get Inspection Starting and Inspection Ended. Confirmed only by default: a draft or a booking not yet confirmed may never take place. Canceled and deleted inspections never do.',
 			displayOptions: { show: { '/events': [...STARTING, ...ENDED] } },
@@ -80,7 +80,7 @@ const OPTIONS: INodeProperties = {
 			displayName: 'Only Trigger Once',
 			name: 'onlyOnce',
 			type: 'boolean',
-			default: POLL_DEFAULTS.onlyOnce,
+			default: true,
 			description:
 				'Whether Paid, Agreements Signed, Paid and Signed, and Paid and Signed and Published fire at most once per inspection. Turn off to be told again when it happens again, e.g. an add-on paid after the first payment, for accounting.',
 			displayOptions: { show: { '/events': ONCE_OPTIONAL_EVENTS } },
@@ -90,7 +90,7 @@ const OPTIONS: INodeProperties = {
 			name: 'overlapMinutes',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 1440 },
-			default: POLL_DEFAULTS.overlapMinutes,
+			default: 5,
 			description:
 				'How far before the last change seen each poll starts asking, so changes the API shows late are not missed. Repeats are recognised and not emitted again.',
 		},
@@ -98,3 +98,14 @@ const OPTIONS: INodeProperties = {
 };
 
 export const TRIGGER_PROPERTIES: INodeProperties[] = [EVENTS_PROPERTY, OPTIONS];
+
+const defaultOf = (name: string) => OPTIONS.options!.find((option) => option.name === name)!;
+
+/** The options' defaults as the editor shows them: also a poll's for an option its node never saved. */
+export const OPTION_DEFAULTS = {
+	overlapMinutes: (defaultOf('overlapMinutes') as INodeProperties).default as number,
+	startingHours: (defaultOf('startingHours') as INodeProperties).default as number,
+	endedHours: (defaultOf('endedHours') as INodeProperties).default as number,
+	momentStatuses: (defaultOf('momentStatuses') as INodeProperties).default as readonly string[],
+	onlyOnce: (defaultOf('onlyOnce') as INodeProperties).default as boolean,
+};

@@ -15,7 +15,7 @@ import type { TriggerItem } from './judge/items';
 import { scheduleOf } from './judge/timeMoments';
 import { changeTime } from './memory/recordVersion';
 import { watchedValues } from './memory/watchedFields';
-import { POLL_DEFAULTS } from './poll/types';
+import { OPTION_DEFAULTS } from './description';
 import type { Resource } from './resources';
 
 /** Where the inspection stands against its schedule now, for a status the time moments count. */
@@ -81,7 +81,7 @@ export function pickSample(
 	newest: ReadonlyArray<{ resource: Resource; records: IDataObject[] }>,
 	selected: readonly PollEvent[],
 	now: number,
-	statuses: readonly string[] = POLL_DEFAULTS.momentStatuses,
+	statuses: readonly string[] = OPTION_DEFAULTS.momentStatuses,
 ): TriggerItem | null {
 	let best: { record: IDataObject; events: PollEvent[]; at: number } | null = null;
 	for (const { resource, records } of newest) {

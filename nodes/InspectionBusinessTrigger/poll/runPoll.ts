@@ -27,7 +27,8 @@ import {
 import { KEEPS_EVERY_RECORD, type Resource } from '../resources';
 import { Budget } from './budget';
 import { keepFrom, type WalkContext, walkList, type WalkPlan } from './listWalk';
-import { type ListSource, POLL_DEFAULTS, type PollOptions } from './types';
+import { OPTION_DEFAULTS } from '../description';
+import type { ListSource, PollOptions } from './types';
 
 interface PollResult {
 	items: PollItem[];
@@ -129,7 +130,7 @@ export async function runPoll(
 		};
 	}
 	const { reader, start } = datingBaselines(source, states, options.baselineBegan);
-	const onlyOnce = options.onlyOnce ?? POLL_DEFAULTS.onlyOnce;
+	const onlyOnce = options.onlyOnce ?? OPTION_DEFAULTS.onlyOnce;
 	const budget = new Budget(options);
 	const items: PollItem[] = [];
 	// Next poll goes first: a resource this one never reached, else one it could not finish.
@@ -196,9 +197,9 @@ async function timeMomentsAfterWalk(
 				selected: options.events,
 				onlyOnce: options.onlyOnce,
 			},
-			startingHours: options.startingHours ?? POLL_DEFAULTS.startingHours,
-			endedHours: options.endedHours ?? POLL_DEFAULTS.endedHours,
-			statuses: options.momentStatuses ?? POLL_DEFAULTS.momentStatuses,
+			startingHours: options.startingHours ?? OPTION_DEFAULTS.startingHours,
+			endedHours: options.endedHours ?? OPTION_DEFAULTS.endedHours,
+			statuses: options.momentStatuses ?? OPTION_DEFAULTS.momentStatuses,
 			serverNow: options.now() + (state.serverClockOffset ?? 0),
 		},
 		items,

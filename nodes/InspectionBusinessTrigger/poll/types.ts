@@ -68,17 +68,3 @@ export interface PollOptions {
 	/** Only Trigger Once: the moments that allow it come at most once per inspection (default: on). */
 	onlyOnce?: boolean;
 }
-
-/**
- * The defaults of the options, also for a poll whose node saved none. Time
- * moments count confirmed inspections only: a draft, a booking waiting for
- * confirmation or under review may never take place, and a reminder or a
- * review request for it is one sent in error.
- */
-export const POLL_DEFAULTS = {
-	overlapMinutes: 5,
-	startingHours: 24,
-	endedHours: 24,
-	momentStatuses: ['confirmed'] as readonly string[],
-	onlyOnce: true,
-};
