@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointKey } from '../shared/endpoints';
 import { cursorGuard, listPage } from '../shared/transport/pages';
+import { WalkProgress } from '../shared/transport/progress';
 import type { ListPage, ListSource } from './poll/types';
 import type { Resource } from './resources';
 
@@ -48,20 +49,29 @@ function endingWith(context: IPollFunctions, budgetMs: number) {
 	return { timed, signal };
 }
 
-/** `budgetMs`: a poll's time; the test run's look at the account has none. */
+/**
+ * `budgetMs`: a poll's time; the test run's look at the account has none. A
+ * walk whose pages never end (a cursor handed out twice, pages that bring
+ * nothing new, more pages than the API's total can fill) fails the poll with
+ * the API's fault, as the transport's own walk does: n8n keeps nothing of a
+ * failed poll, so the next poll reads the same window again and goes on by
+ * itself once the API answers sanely.
+ */
 export function apiSource(context: IPollFunctions, budgetMs?: number): ListSource {
 	const { timed, signal } =
 		budgetMs === undefined ? { timed: context, signal: undefined } : endingWith(context, budgetMs);
 	let issued = new Set<string>();
 	let checkCursor = cursorGuard(context.getNode());
+	let progress: WalkProgress | undefined;
 	return {
 		async fetch({ resource, query, cursor }): Promise<ListPage> {
 			// A cursor this source did not hand out was kept from an earlier poll.
 			const stored = cursor !== null && !issued.has(cursor);
 			if (cursor === null || stored) {
-				// A walk starts: the repeated-cursor check is per walk.
+				// A walk starts: its checks are per walk.
 				issued = new Set();
 				checkCursor = cursorGuard(context.getNode());
+				progress = new WalkProgress(context.getNode(), ENDPOINT_OF[resource]);
 			}
 			let page: ListPage;
 			try {
@@ -79,6 +89,7 @@ export function apiSource(context: IPollFunctions, budgetMs?: number): ListSourc
 				checkCursor(page.nextCursor);
 				issued.add(page.nextCursor);
 			}
+			progress?.judge(page);
 			// Without a Date header the local clock stands in for the server's.
 			return { ...page, serverTime: page.serverTime ?? Date.now() };
 		},
