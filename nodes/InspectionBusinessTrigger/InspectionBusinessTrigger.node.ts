@@ -13,7 +13,7 @@ import { apiSource, newestRecords } from './apiSource';
 import { isPollEvent, type PollEvent, watchedResources } from './catalog';
 import { EVENTS_PROPERTY, OPTION_DEFAULTS, TRIGGER_PROPERTIES } from './description';
 import { readProblem } from './judge/unreadable';
-import { contentHashOf } from './memory/recordVersion';
+import { contentHashOf } from './memory/fingerprints';
 import { holdsNoState } from './memory/state';
 import { baselineStarts, overlapGuard } from './pollGuards';
 import { runPoll } from './poll/runPoll';

@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { type PollEvent, primaryEvent, selectedRows, type SampleView } from './catalog';
 import type { TriggerItem } from './judge/items';
 import { scheduleOf } from './judge/timeMoments';
-import { changeTime } from './memory/recordVersion';
+import { changeTime } from './memory/fingerprints';
 import { watchedValues } from './memory/watchedFields';
 import { OPTION_DEFAULTS } from './description';
 import type { Resource } from './resources';

@@ -15,7 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
 import type { PollItem, TriggerItem } from '../../nodes/InspectionBusinessTrigger/judge/items';
-import { changeTime, recordKey } from '../../nodes/InspectionBusinessTrigger/memory/recordVersion';
+import { changeTime, recordKey } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
 import { decodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
 import { watchedValues } from '../../nodes/InspectionBusinessTrigger/memory/watchedFields';
 import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';

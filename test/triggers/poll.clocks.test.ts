@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { contentHashOf } from '../../nodes/InspectionBusinessTrigger/memory/recordVersion';
+import { contentHashOf } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
 import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
 import { FakeApi, uuid } from './fake-api';
 

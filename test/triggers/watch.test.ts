@@ -8,8 +8,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { deriveEvents } from '../../nodes/InspectionBusinessTrigger/judge/judgeVersion';
-import { Fingerprints } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
-import { fingerprintOf } from '../../nodes/InspectionBusinessTrigger/memory/recordVersion';
+import {
+	fingerprintOf,
+	Fingerprints,
+} from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
 import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
 import {
 	changesBetween,

@@ -17,15 +17,15 @@ import {
 	UNREADABLE_EVENTS,
 } from '../catalog';
 import type { Resource } from '../resources';
-import { packKey } from '../memory/fingerprints';
 import { markReported, unpackFacts } from '../memory/keptFacts';
 import {
 	type Fingerprint,
 	fingerprintOf,
+	packKey,
 	publicFingerprint,
 	recordKey,
 	sameVersion,
-} from '../memory/recordVersion';
+} from '../memory/fingerprints';
 import type { ResourceState } from '../memory/state';
 import { changesBetween } from '../memory/watchedFields';
 import type { Change } from './change';

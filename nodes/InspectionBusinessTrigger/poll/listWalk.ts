@@ -20,7 +20,7 @@ import { LIMITS } from '../../shared/endpoints';
 import type { PollItem, TriggerItem } from '../judge/items';
 import { itemForUnreadable, itemForVersion, type VersionContext } from '../judge/judgeVersion';
 import { readProblem } from '../judge/unreadable';
-import { changeTime } from '../memory/recordVersion';
+import { changeTime } from '../memory/fingerprints';
 import type { ResourceState, UnfinishedWalk } from '../memory/state';
 import type { Budget } from './budget';
 import { CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './serverClock';
