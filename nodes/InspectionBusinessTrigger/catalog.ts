@@ -8,7 +8,8 @@
  * (scripts/events-doc.ts) are all made from these rows.
  *
  * A new event is one row (and, if the words below do not say it yet, its rule
- * in judge/change.ts).
+ * in judge/change.ts). The file is longer than most: it is the table, a row
+ * per event, and what the rest of the trigger asks of it.
  */
 import { apiTime } from '../shared/inspectionFacts';
 import {
@@ -61,6 +62,9 @@ interface EventRow {
 }
 
 const asNew = (rule: (change: Change) => boolean) => (view: SampleView) => rule(view.asNew);
+/** An appointment may have no created_at: first seen, it is new. */
+const appointmentIsNew = (change: Change) =>
+	firstSeen(change) && (change.record.created_at == null || change.created);
 const never = () => false;
 const always = () => true;
 
@@ -281,8 +285,7 @@ const ROWS = [
 		label: 'Appointment Created',
 		description: 'A new appointment on an inspection, such as a drop-off or pick-up',
 		resource: 'events',
-		// An appointment may have no created_at: first seen, it is new.
-		happened: (change) => firstSeen(change) && (change.record.created_at == null || change.created),
+		happened: appointmentIsNew,
 		sample: (view) => view.fresh,
 	},
 	{
@@ -291,8 +294,7 @@ const ROWS = [
 		label: 'Appointment Updated',
 		description: 'An appointment on an inspection changed (time, name, inspectors)',
 		resource: 'events',
-		happened: (change) =>
-			!(firstSeen(change) && (change.record.created_at == null || change.created)),
+		happened: (change) => !appointmentIsNew(change),
 		sample: (view) => !view.fresh,
 	},
 	{

@@ -81,13 +81,13 @@ export const ownTimeInWindow = (field: string) => (change: Change) => {
 /**
  * The fact holds now and was known not to before. A record seen for the first
  * time counts when it was created inside the window (it came from nothing), or
- * when `firstSeen` tells from its own timestamps that it happened inside it.
+ * when `seenFirstWhen` tells from its own timestamps that it happened inside it.
  */
 export const became =
-	(fact: Fact, firstSeen?: (change: Change) => boolean) =>
+	(fact: Fact, seenFirstWhen?: (change: Change) => boolean) =>
 	(change: Change): boolean => {
 		if (fact(change.now) !== true) return false;
-		if (change.before === null) return change.created || (firstSeen?.(change) ?? false);
+		if (change.before === null) return change.created || (seenFirstWhen?.(change) ?? false);
 		return fact(change.before) === false;
 	};
 
