@@ -2,7 +2,7 @@
  * Three projects. `unit`: everything that needs no n8n install and no browser
  * (`npm run test:unit`, two workers). `heavy`: slow, slow-changing checks kept
  * out of the fast lane (`npm run test:heavy`). `e2e`: the real-n8n project, when
- * present. `npm test` runs all three.
+ * present. `npm test` runs all three, side by side.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -51,7 +51,22 @@ const heavy = {
 
 const e2eProject = path.join(__dirname, 'test/e2e/jest.project.js');
 const projects = [unit, heavy];
-if (fs.existsSync(e2eProject) && process.env.SKIP_E2E !== '1') projects.push(require(e2eProject));
+const withE2e = fs.existsSync(e2eProject) && process.env.SKIP_E2E !== '1';
+if (withE2e) projects.push(require(e2eProject));
+
+/**
+ * With the e2e project, a worker for each e2e file (each runs an n8n of its own
+ * and mostly waits for it) and two for the unit and heavy files beside them;
+ * test/sequencer.js hands out the e2e files first. Without it, jest's default.
+ */
+const E2E_FILES = fs
+	.readdirSync(path.join(__dirname, 'test/e2e'))
+	.filter((file) => file.endsWith('.e2e.test.ts')).length;
 
 /** @type {import('jest').Config} */
-module.exports = { projects, testTimeout: 30000 };
+module.exports = {
+	projects,
+	testTimeout: 30000,
+	testSequencer: '<rootDir>/test/sequencer.js',
+	...(withE2e ? { maxWorkers: E2E_FILES + 2 } : {}),
+};

@@ -5,27 +5,22 @@
  * the tests read of it: its log, its database (the scheduler's tasks) and the
  * sandbox's request log, grouped into polls.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunningSandbox } from '../../../sandbox/index';
 import { SANDBOX_KEYS, startSandbox } from '../../../sandbox/index';
 import { SandboxControl } from '../../../sandbox/client';
 import type { LogEntry } from '../../../sandbox/requestlog';
-import {
-	type N8nUserFolder,
-	type N8nWorkflow,
-	prepareInstance,
-} from '../../../scripts/n8n-instance';
+import { N8nUserFolder, type N8nWorkflow } from '../../../scripts/n8n-instance';
 import type { N8nRestClient } from '../../../scripts/n8n-rest';
 import { LOCAL_OWNER } from '../../../scripts/n8n-rest';
 import { N8nDatabase } from '../../../scripts/n8n-database';
 import { ensureRuntime, type N8nRuntime } from '../../../scripts/n8n-runtime';
 import type { N8nServer } from '../../../scripts/n8n-server';
-import { PACKAGE_DIR, PACKAGE_NAME } from '../../../scripts/package-tarball';
 import { freePort } from '../../../scripts/ports';
 import { SANDBOX_CREDENTIAL, sandboxCredential } from '../../../scripts/workflows';
-import { chain, NODE_TYPES } from '../workflows/build';
+import { chain, every15Seconds, NODE_TYPES } from '../workflows/build';
 import { readState } from './state';
 
 /** n8n 2.41's switches for what n8n 2.45 does by default: poll triggers as durable schedules with durable cursors. */
@@ -43,19 +38,7 @@ export const SKIPPED = 'Poll skipped: another poll of this trigger is running or
 
 export const TRIGGER_NODE = 'Inspection Business Trigger';
 
-/**
- * A poll every 15 seconds. n8n refuses a poll time of less than a minute, so
- * these are four times a minute at fixed seconds, each a job of its own.
- * `twice`: each time twice, so that n8n starts two polls at every occurrence.
- */
-export function every15Seconds(twice = false): { item: Array<Record<string, string>> } {
-	const seconds = ['0', '15', '30', '45'].flatMap((second) =>
-		twice ? [second, second] : [second],
-	);
-	return {
-		item: seconds.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
-	};
-}
+export { every15Seconds };
 
 export function pollWorkflow(id: string, events: string[], pollTimes: unknown): N8nWorkflow {
 	return chain(id, `Durable poll ${id}`, [
@@ -96,7 +79,10 @@ export class DurableN8n {
 		this.control = new SandboxControl(sandbox.baseUrl);
 	}
 
-	/** The sandbox (at the real 120 requests a minute) and a user folder with `workflows` published. */
+	/**
+	 * The sandbox (at the real 120 requests a minute) and a copy of the fresh template (the
+	 * package installed, the owner set up) with `workflows` imported and published.
+	 */
 	static async prepare(
 		name: string,
 		workflows: (sandboxUrl: string) => N8nWorkflow[],
@@ -107,19 +93,11 @@ export class DurableN8n {
 		const workDir = mkdtempSync(path.join(tmpdir(), `ib-${name}-`));
 		const sandbox = await startSandbox({ port: 0, seed });
 		const listed = workflows(sandbox.baseUrl);
-		const { version } = JSON.parse(
-			readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'),
-		) as {
-			version: string;
-		};
-		const userFolder = await prepareInstance(runtime, path.join(workDir, 'n8n'), {
-			tarball: state.tarball,
-			name: PACKAGE_NAME,
-			version,
-			credentials: [sandboxCredential(sandbox.baseUrl)],
-			workflows: listed,
-			published: listed.map((workflow) => workflow.id),
-		});
+		const userFolder = new N8nUserFolder(runtime, path.join(workDir, 'n8n'));
+		cpSync(state.templates.fresh, userFolder.folder, { recursive: true });
+		await userFolder.importCredentials([sandboxCredential(sandbox.baseUrl)]);
+		await userFolder.importWorkflows(listed);
+		for (const workflow of listed) await userFolder.publishWorkflow(workflow.id);
 		const logFile = path.join(state.artifactsDir, `n8n-${name}.log`);
 		return new DurableN8n(runtime, sandbox, userFolder, workDir, logFile);
 	}
@@ -141,13 +119,7 @@ export class DurableN8n {
 				appendFileSync(this.logFile, chunk);
 			},
 		});
-		const fresh = !this.log.includes('===== owner set up');
-		if (fresh) {
-			await this.server.rest.setupOwner(LOCAL_OWNER);
-			this.log += '\n===== owner set up\n';
-		} else {
-			await this.server.rest.login(LOCAL_OWNER);
-		}
+		await this.server.rest.login(LOCAL_OWNER);
 	}
 
 	async stop(): Promise<void> {
