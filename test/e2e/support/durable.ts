@@ -16,6 +16,7 @@ import { N8nUserFolder, type N8nWorkflow } from '../../../scripts/n8n-instance';
 import type { N8nRestClient } from '../../../scripts/n8n-rest';
 import { LOCAL_OWNER } from '../../../scripts/n8n-rest';
 import { N8nDatabase } from '../../../scripts/n8n-database';
+import { waitFor } from '../../../scripts/processes';
 import { ensureRuntime, type N8nRuntime } from '../../../scripts/n8n-runtime';
 import type { N8nServer } from '../../../scripts/n8n-server';
 import { freePort } from '../../../scripts/ports';
@@ -219,4 +220,76 @@ export function pollRuns(
 		ms: finished - started,
 		pages,
 	}));
+}
+
+type Json = Record<string, unknown>;
+
+/** A record's version: its id and `updated_at`. */
+export const versionOf = (record: Json) => `${String(record.id)}@${String(record.updated_at)}`;
+
+/**
+ * Every item the trigger workflow emitted, read execution by execution (finished ones, each
+ * once), across restarts of its n8n; and the checks the durable files make on them.
+ */
+export class Reports {
+	readonly items: Json[] = [];
+	private readonly read = new Set<string>();
+
+	constructor(
+		private readonly n8n: DurableN8n,
+		private readonly workflowId: string,
+	) {}
+
+	/** Reads the executions that finished since the last call; their items. */
+	async collect(): Promise<Json[]> {
+		const fresh: Json[] = [];
+		for (const execution of (await this.n8n.rest.executions(this.workflowId)).reverse()) {
+			if (
+				this.read.has(execution.id) ||
+				!['success', 'error', 'crashed'].includes(execution.status)
+			)
+				continue;
+			this.read.add(execution.id);
+			const data = await this.n8n.rest.executionData<{
+				resultData: {
+					runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }>> } }>>;
+				};
+			}>(execution.id);
+			for (const run of data.resultData.runData[TRIGGER_NODE] ?? [])
+				fresh.push(...(run.data?.main[0] ?? []).map((item) => item.json));
+		}
+		this.items.push(...fresh);
+		return fresh;
+	}
+
+	/** The versions of the records the items carry. */
+	versions(): string[] {
+		return this.items.map((item) => versionOf(item.record as Json));
+	}
+
+	/** Waits until every version in `expected` (id@updated_at → event) has been reported. */
+	async until(expected: Map<string, string>, timeoutMs: number, intervalMs = 2000): Promise<void> {
+		await waitFor(
+			`${expected.size} changes to be reported`,
+			async () => {
+				await this.collect();
+				const versions = new Set(this.versions());
+				return [...expected.keys()].every((version) => versions.has(version)) || undefined;
+			},
+			{ timeoutMs, intervalMs },
+		);
+	}
+
+	/** The expected versions not reported exactly once with their event, with what was reported. */
+	notOnce(expected: Map<string, string>): Array<[string, string[] | undefined]> {
+		const events = new Map<string, string[]>();
+		for (const item of this.items) {
+			const version = versionOf(item.record as Json);
+			if (expected.has(version))
+				events.set(version, [...(events.get(version) ?? []), String(item.event)]);
+		}
+		return [...expected]
+			.filter(([version, event]) => events.get(version)?.join() !== event)
+			.map(([version]) => [version, events.get(version)]);
+	}
 }

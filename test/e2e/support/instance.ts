@@ -5,7 +5,7 @@
  * left in n8n or in the sandbox. `useN8n` starts it before the file's tests and
  * stops it after them.
  */
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { SandboxControl } from '../../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index';
@@ -20,29 +20,24 @@ import { readState } from './state';
 
 const MINUTE = 60_000;
 /**
- * How many files start their n8n at once. A start is seconds of CPU (an n8n CLI
- * import, then `n8n start`); all files starting together on 2 cores would slow
- * each start, and the browser tests beside them, for a minute.
+ * How many files start their n8n at once. A start is seconds of CPU (`n8n start`, and an n8n
+ * CLI import for a file without a server); all files starting together on 2 cores would slow
+ * each start, and the browser tests beside them. Files start in the order they asked.
  */
 const START_SLOTS = 3;
 
-/** Runs `start` holding one of START_SLOTS slots (folders in the run's work folder). */
+/** Runs `start` once its ticket is among the START_SLOTS oldest in the run's start queue. */
 async function inStartSlot<T>(workDir: string, start: () => Promise<T>): Promise<T> {
-	for (;;) {
-		for (let slot = 0; slot < START_SLOTS; slot++) {
-			const lock = path.join(workDir, `start-slot-${slot}`);
-			try {
-				mkdirSync(lock);
-			} catch {
-				continue;
-			}
-			try {
-				return await start();
-			} finally {
-				rmSync(lock, { recursive: true, force: true });
-			}
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
+	const queue = path.join(workDir, 'start-queue');
+	mkdirSync(queue, { recursive: true });
+	const ticket = `${String(Date.now()).padStart(15, '0')}-${process.pid}`;
+	mkdirSync(path.join(queue, ticket));
+	try {
+		while (!readdirSync(queue).sort().slice(0, START_SLOTS).includes(ticket))
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		return await start();
+	} finally {
+		rmSync(path.join(queue, ticket), { recursive: true, force: true });
 	}
 }
 
@@ -122,14 +117,19 @@ export class FileN8n {
 		const userFolder = new N8nUserFolder(await ensureRuntime(), folder);
 		const sandbox = await startSandbox({ port: 0, seed: 'demo' });
 		this.started = { sandbox, userFolder, folder };
-		if (this.options.template === 'suite')
-			await userFolder.importCredentials(e2eCredentials(sandbox.baseUrl));
-		if (this.options.server === false) return;
+		// The suite's credentials point at no sandbox until they are saved again with this one's.
+		const credentials = this.options.template === 'suite' ? e2eCredentials(sandbox.baseUrl) : [];
+		if (this.options.server === false) {
+			await userFolder.importCredentials(credentials);
+			return;
+		}
 		const log = path.join(state.artifactsDir, `n8n-${this.name}.log`);
 		this.started.server = await userFolder.startServer(await freePort(), {
 			onOutput: (chunk) => appendFileSync(log, chunk),
 		});
 		await this.rest.login(LOCAL_OWNER);
+		for (const { id, name, type, data } of credentials)
+			await this.rest.rest('PATCH', `/rest/credentials/${id}`, { name, type, data });
 	}
 
 	async stop(): Promise<void> {
@@ -145,7 +145,8 @@ export class FileN8n {
 /** This file's n8n, started before its tests (first, as the first hook) and stopped after them. */
 export function useN8n(name: string, options: FileN8nOptions): FileN8n {
 	const n8n = new FileN8n(name, options);
-	beforeAll(async () => await n8n.start(), 5 * MINUTE);
+	// Long: a file may wait for a start slot while others start.
+	beforeAll(async () => await n8n.start(), 15 * MINUTE);
 	afterAll(async () => await n8n.stop(), MINUTE);
 	return n8n;
 }
