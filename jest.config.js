@@ -33,9 +33,12 @@ const HEAVY = [
 	'test/format.test.ts',
 ];
 
+const beside = ['<rootDir>/test/support/beside-e2e.js'];
+
 const unit = {
 	displayName: 'unit',
 	testEnvironment: 'node',
+	setupFiles: beside,
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', ...HEAVY.map((file) => `/${file}$`)],
@@ -45,6 +48,8 @@ const unit = {
 const heavy = {
 	displayName: 'heavy',
 	testEnvironment: 'node',
+	setupFiles: beside,
+	roots: ['<rootDir>/test'],
 	testMatch: HEAVY.map((file) => `<rootDir>/${file}`),
 	transform,
 };
@@ -52,7 +57,10 @@ const heavy = {
 const e2eProject = path.join(__dirname, 'test/e2e/jest.project.js');
 const projects = [unit, heavy];
 const withE2e = fs.existsSync(e2eProject) && process.env.SKIP_E2E !== '1';
-if (withE2e) projects.push(require(e2eProject));
+if (withE2e) {
+	projects.push(require(e2eProject));
+	process.env.IB_BESIDE_E2E = '1'; // read by the unit and heavy workers: test/support/beside-e2e.js
+}
 
 /**
  * With the e2e project, a worker for each e2e file (each runs an n8n of its own

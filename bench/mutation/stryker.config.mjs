@@ -22,6 +22,8 @@ export default {
 	coverageAnalysis: 'perTest',
 	concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
 	timeoutMS: 30_000,
+	// The first run of every test, with coverage, on a busy machine.
+	dryRunTimeoutMinutes: 30,
 	reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
 	htmlReporter: { fileName: `reports/mutation/${name}/index.html` },
 	jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },

@@ -41,6 +41,14 @@ export const TRIGGER_NODE = 'Inspection Business Trigger';
 
 export { every15Seconds };
 
+/**
+ * This n8n's scheduling priority (nice): above the rest of `npm test`, which runs beside it. The
+ * tests here time n8n's scheduler (polls abandoned at a 1 or 10 s timeout, each poll within it):
+ * a poll must not miss its timeout because the suite's other n8n instances and browsers, or a
+ * busy neighbour, hold the CPU. Without root it stays at the normal priority.
+ */
+const SCHEDULER_PRIORITY = -5;
+
 export function pollWorkflow(id: string, events: string[], pollTimes: unknown): N8nWorkflow {
 	return chain(id, `Durable poll ${id}`, [
 		{
@@ -115,6 +123,7 @@ export class DurableN8n {
 		appendFileSync(this.logFile, marker);
 		this.server = await this.userFolder.startServer(await freePort(), {
 			env: { ...DURABLE_SCHEDULER, N8N_LOG_LEVEL: 'debug', ...env },
+			priority: SCHEDULER_PRIORITY,
 			onOutput: (chunk) => {
 				this.log += chunk;
 				appendFileSync(this.logFile, chunk);

@@ -20,22 +20,24 @@ import { readState } from './state';
 
 const MINUTE = 60_000;
 /**
- * How many files start their n8n at once. A start is seconds of CPU (`n8n start`, and an n8n
- * CLI import for a file without a server); all files starting together on 2 cores would slow
- * each start, and the browser tests beside them. Files start in the order they asked.
+ * How many n8n boots the e2e files run at once: `n8n start` and every n8n CLI command (an
+ * import, `n8n execute`) boots n8n, seconds of CPU each. All files booting together on 2 cores
+ * would slow each boot, and the browser tests beside them. Boots run in the order asked.
  */
-const START_SLOTS = 3;
+const BOOT_SLOTS = 3;
 
-/** Runs `start` once its ticket is among the START_SLOTS oldest in the run's start queue. */
-async function inStartSlot<T>(workDir: string, start: () => Promise<T>): Promise<T> {
-	const queue = path.join(workDir, 'start-queue');
+let tickets = 0;
+
+/** Runs `boot` once its ticket is among the BOOT_SLOTS oldest in the run's boot queue. */
+async function inBootSlot<T>(workDir: string, boot: () => Promise<T>): Promise<T> {
+	const queue = path.join(workDir, 'boot-queue');
 	mkdirSync(queue, { recursive: true });
-	const ticket = `${String(Date.now()).padStart(15, '0')}-${process.pid}`;
+	const ticket = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${++tickets}`;
 	mkdirSync(path.join(queue, ticket));
 	try {
-		while (!readdirSync(queue).sort().slice(0, START_SLOTS).includes(ticket))
+		while (!readdirSync(queue).sort().slice(0, BOOT_SLOTS).includes(ticket))
 			await new Promise((resolve) => setTimeout(resolve, 250));
-		return await start();
+		return await boot();
 	} finally {
 		rmSync(path.join(queue, ticket), { recursive: true, force: true });
 	}
@@ -106,15 +108,11 @@ export class FileN8n {
 	}
 
 	async start(): Promise<void> {
-		await inStartSlot(readState().workDir, async () => await this.startNow());
-		await Promise.all((this.options.publish ?? []).map((id) => this.rest.publish(id)));
-	}
-
-	private async startNow(): Promise<void> {
 		const state = readState();
 		const folder = mkdtempSync(path.join(state.workDir, `${this.name}-`));
 		cpSync(state.templates[this.options.template], folder, { recursive: true });
-		const userFolder = new N8nUserFolder(await ensureRuntime(), folder);
+		const inSlot = <T>(boot: () => Promise<T>) => inBootSlot(state.workDir, boot);
+		const userFolder = new N8nUserFolder(await ensureRuntime(), folder, inSlot);
 		const sandbox = await startSandbox({ port: 0, seed: 'demo' });
 		this.started = { sandbox, userFolder, folder };
 		// The suite's credentials point at no sandbox until they are saved again with this one's.
@@ -124,12 +122,16 @@ export class FileN8n {
 			return;
 		}
 		const log = path.join(state.artifactsDir, `n8n-${this.name}.log`);
-		this.started.server = await userFolder.startServer(await freePort(), {
-			onOutput: (chunk) => appendFileSync(log, chunk),
-		});
+		this.started.server = await inSlot(
+			async () =>
+				await userFolder.startServer(await freePort(), {
+					onOutput: (chunk) => appendFileSync(log, chunk),
+				}),
+		);
 		await this.rest.login(LOCAL_OWNER);
 		for (const { id, name, type, data } of credentials)
 			await this.rest.rest('PATCH', `/rest/credentials/${id}`, { name, type, data });
+		await Promise.all((this.options.publish ?? []).map((id) => this.rest.publish(id)));
 	}
 
 	async stop(): Promise<void> {
@@ -145,7 +147,7 @@ export class FileN8n {
 /** This file's n8n, started before its tests (first, as the first hook) and stopped after them. */
 export function useN8n(name: string, options: FileN8nOptions): FileN8n {
 	const n8n = new FileN8n(name, options);
-	// Long: a file may wait for a start slot while others start.
+	// Long: a file may wait for boot slots while others boot.
 	beforeAll(async () => await n8n.start(), 15 * MINUTE);
 	afterAll(async () => await n8n.stop(), MINUTE);
 	return n8n;
