@@ -472,9 +472,12 @@ it(
 			'On contact changed',
 		);
 		await watch.look('webhook-panel');
-		// Its credential: the secret, created from the node's credential select.
-		await page.locator('[data-test-id=ndv] [data-test-id=node-credentials-select]').click();
-		await page.locator('[data-test-id=node-credentials-select-item-new]').click();
+		// Its credential: the secret. A newcomer has no webhook credential yet, so the panel offers
+		// "Connect to Inspection Business Webhook" where a list of credentials would be.
+		await page
+			.locator('[data-test-id=ndv]')
+			.getByRole('button', { name: /^\s*Connect to Inspection Business Webhook/ })
+			.click();
 		const modal = page.locator('[data-test-id=editCredential-modal]');
 		const secret = modal.locator('[data-test-id=parameter-input-secret] input');
 		await secret.waitFor();

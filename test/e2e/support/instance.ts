@@ -122,12 +122,18 @@ export class FileN8n {
 			return;
 		}
 		const log = path.join(state.artifactsDir, `n8n-${this.name}.log`);
-		this.started.server = await inSlot(
+		const server = await inSlot(
 			async () =>
 				await userFolder.startServer(await freePort(), {
 					onOutput: (chunk) => appendFileSync(log, chunk),
 				}),
 		);
+		// A start that outlived its hook's timeout: the file has stopped, so no n8n may stay.
+		if (this.started === undefined) {
+			await server.stop();
+			throw new Error(`The n8n of ${this.name} started after its file had stopped it`);
+		}
+		this.started.server = server;
 		await this.rest.login(LOCAL_OWNER);
 		for (const { id, name, type, data } of credentials)
 			await this.rest.rest('PATCH', `/rest/credentials/${id}`, { name, type, data });
