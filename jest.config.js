@@ -5,6 +5,7 @@
  * present. `npm test` runs all three, side by side.
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const transform = {
@@ -33,12 +34,12 @@ const HEAVY = [
 	'test/format.test.ts',
 ];
 
-const beside = ['<rootDir>/test/support/beside-e2e.js'];
+const beside = ['<rootDir>/test/support/beside-e2e.ts'];
 
 const unit = {
 	displayName: 'unit',
 	testEnvironment: 'node',
-	setupFiles: beside,
+	setupFilesAfterEnv: beside,
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', ...HEAVY.map((file) => `/${file}$`)],
@@ -48,7 +49,7 @@ const unit = {
 const heavy = {
 	displayName: 'heavy',
 	testEnvironment: 'node',
-	setupFiles: beside,
+	setupFilesAfterEnv: beside,
 	roots: ['<rootDir>/test'],
 	testMatch: HEAVY.map((file) => `<rootDir>/${file}`),
 	transform,
@@ -59,7 +60,8 @@ const projects = [unit, heavy];
 const withE2e = fs.existsSync(e2eProject) && process.env.SKIP_E2E !== '1';
 if (withE2e) {
 	projects.push(require(e2eProject));
-	process.env.IB_BESIDE_E2E = '1'; // read by the unit and heavy workers: test/support/beside-e2e.js
+	// The unit and heavy files' queue (test/support/beside-e2e.ts); the workers inherit it.
+	process.env.IB_BESIDE_E2E ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ib-unit-queue-'));
 }
 
 /**

@@ -47,7 +47,7 @@ beforeAll(async () => {
 	emailsBefore = (await instance.control.emails()).count;
 	n8n = instance.userFolder;
 	output = await n8n.execute(ALL_OPERATIONS_ID);
-}, 5 * 60_000);
+}, 10 * 60_000);
 
 it('runs every resource and operation of the node, each producing items', () => {
 	const actionNodes = workflow.nodes.filter((node) => node.type === NODE_TYPES.action);

@@ -145,7 +145,7 @@ describe('the key never follows a redirect to another port', () => {
 			expect(received[0].authorization).toBeUndefined();
 			expect(JSON.stringify(received[0])).not.toContain(SANDBOX_KEYS.acmeOwner);
 		},
-		3 * 60_000,
+		10 * 60_000,
 	);
 });
 

@@ -50,7 +50,7 @@ beforeAll(async () => {
 	);
 	const n8n = instance.userFolder;
 	output = await n8n.execute(RETRIED_UPLOAD_ID);
-}, 5 * 60_000);
+}, 10 * 60_000);
 
 it('without Skip Duplicates, Retry On Fail uploads the report twice: the client gets two emails', async () => {
 	// The first answer was lost (status 0) after the server had stored the report; n8n tried again.

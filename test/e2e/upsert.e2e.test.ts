@@ -37,7 +37,7 @@ beforeAll(async () => {
 		else second = output;
 		contactReads.push(await readsOfRun());
 	}
-}, 8 * 60_000);
+}, 10 * 60_000);
 
 it('creates the new email once, updates the matched contact, and marks each item', async () => {
 	const items = json(first, 'Create or update');

@@ -5,7 +5,7 @@
  * left in n8n or in the sandbox. `useN8n` starts it before the file's tests and
  * stops it after them.
  */
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { SandboxControl } from '../../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index';
@@ -14,6 +14,7 @@ import { LOCAL_OWNER, type N8nRestClient } from '../../../scripts/n8n-rest';
 import { ensureRuntime } from '../../../scripts/n8n-runtime';
 import type { N8nServer } from '../../../scripts/n8n-server';
 import { freePort } from '../../../scripts/ports';
+import { inSlot } from '../../support/slots';
 import { e2eCredentials } from '../workflows';
 import { SandboxApi } from './sandbox-api';
 import { readState } from './state';
@@ -26,22 +27,9 @@ const MINUTE = 60_000;
  */
 const BOOT_SLOTS = 3;
 
-let tickets = 0;
-
-/** Runs `boot` once its ticket is among the BOOT_SLOTS oldest in the run's boot queue. */
-async function inBootSlot<T>(workDir: string, boot: () => Promise<T>): Promise<T> {
-	const queue = path.join(workDir, 'boot-queue');
-	mkdirSync(queue, { recursive: true });
-	const ticket = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${++tickets}`;
-	mkdirSync(path.join(queue, ticket));
-	try {
-		while (!readdirSync(queue).sort().slice(0, BOOT_SLOTS).includes(ticket))
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		return await boot();
-	} finally {
-		rmSync(path.join(queue, ticket), { recursive: true, force: true });
-	}
-}
+/** Runs `boot` holding one of BOOT_SLOTS (test/support/slots.ts). */
+const inBootSlot = <T>(workDir: string, boot: () => Promise<T>) =>
+	inSlot(path.join(workDir, 'boot-queue'), BOOT_SLOTS, boot);
 
 export interface FileN8nOptions {
 	/**
@@ -111,8 +99,8 @@ export class FileN8n {
 		const state = readState();
 		const folder = mkdtempSync(path.join(state.workDir, `${this.name}-`));
 		cpSync(state.templates[this.options.template], folder, { recursive: true });
-		const inSlot = <T>(boot: () => Promise<T>) => inBootSlot(state.workDir, boot);
-		const userFolder = new N8nUserFolder(await ensureRuntime(), folder, inSlot);
+		const booting = <T>(boot: () => Promise<T>) => inBootSlot(state.workDir, boot);
+		const userFolder = new N8nUserFolder(await ensureRuntime(), folder, booting);
 		const sandbox = await startSandbox({ port: 0, seed: 'demo' });
 		this.started = { sandbox, userFolder, folder };
 		// The suite's credentials point at no sandbox until they are saved again with this one's.
@@ -122,7 +110,7 @@ export class FileN8n {
 			return;
 		}
 		const log = path.join(state.artifactsDir, `n8n-${this.name}.log`);
-		const server = await inSlot(
+		const server = await booting(
 			async () =>
 				await userFolder.startServer(await freePort(), {
 					onOutput: (chunk) => appendFileSync(log, chunk),
