@@ -86,6 +86,11 @@ export class N8nUserFolder {
 		readonly runtime: N8nRuntime,
 		/** N8N_USER_FOLDER: n8n keeps its data in `<folder>/.n8n`. */
 		readonly folder: string,
+		/**
+		 * Runs each CLI command: at once by default; the e2e files pass a queue, so that the
+		 * commands of several files (each boots n8n: seconds of CPU) do not all run together.
+		 */
+		private readonly queue: <T>(command: () => Promise<T>) => Promise<T> = (command) => command(),
 	) {}
 
 	get nodesDir(): string {
@@ -189,11 +194,14 @@ export class N8nUserFolder {
 	): Promise<RunResult> {
 		// Each n8n process starts a task broker; two at once need two ports.
 		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		return await run(this.runtime.node, [this.runtime.n8nScript, ...args], {
-			env,
-			timeoutMs: options.timeoutMs ?? 3 * MINUTE,
-			stdoutFile: options.stdoutFile,
-		});
+		return await this.queue(
+			async () =>
+				await run(this.runtime.node, [this.runtime.n8nScript, ...args], {
+					env,
+					timeoutMs: options.timeoutMs ?? 3 * MINUTE,
+					stdoutFile: options.stdoutFile,
+				}),
+		);
 	}
 
 	async importCredentials(credentials: N8nCredential[]): Promise<void> {
@@ -247,7 +255,12 @@ export class N8nUserFolder {
 	 */
 	async startServer(
 		port: number,
-		options: { onOutput?: (chunk: string) => void; env?: Record<string, string> } = {},
+		options: {
+			onOutput?: (chunk: string) => void;
+			env?: Record<string, string>;
+			/** Its scheduling priority (nice); see SpawnOptions.priority. */
+			priority?: number;
+		} = {},
 	): Promise<N8nServer> {
 		const baseUrl = `http://127.0.0.1:${port}`;
 		const env = this.env({
@@ -257,7 +270,7 @@ export class N8nUserFolder {
 			WEBHOOK_URL: `${baseUrl}/`,
 			...options.env,
 		});
-		return await N8nServer.start(this.runtime, env, baseUrl, options.onOutput);
+		return await N8nServer.start(this.runtime, env, baseUrl, options.onOutput, options.priority);
 	}
 
 	/**

@@ -21,10 +21,12 @@ export class N8nServer {
 		env: NodeJS.ProcessEnv,
 		baseUrl: string,
 		onOutput?: (chunk: string) => void,
+		priority?: number,
 	): Promise<N8nServer> {
 		const child = new BackgroundProcess(runtime.node, [runtime.n8nScript, 'start'], {
 			env,
 			onOutput,
+			priority,
 		});
 		try {
 			await waitFor(

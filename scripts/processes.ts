@@ -5,7 +5,8 @@
  * process exits, so a failing test or a Ctrl-C leaves no orphans.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 
 const OUTPUT_TAIL_CHARS = 20_000;
 const live = new Set<ChildProcess>();
@@ -71,6 +72,11 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export interface SpawnOptions {
 	cwd?: string;
 	env?: NodeJS.ProcessEnv;
+	/**
+	 * The process's scheduling priority (nice, -20 to 19; 0 by default), set as it starts, so
+	 * that its children get it too. Only root may set one below 0; elsewhere it stays at 0.
+	 */
+	priority?: number;
 	/** Called with each chunk of output (stdout and stderr), e.g. to echo progress. */
 	onOutput?: (chunk: string) => void;
 }
@@ -125,11 +131,16 @@ export function run(
 			stderr = tail(stderr + chunk);
 			options.onOutput?.(chunk);
 		});
+		/** What went to stdout so far: the pipe's, or the file's (gone once the caller removed it). */
+		const printed = () =>
+			options.stdoutFile !== undefined && existsSync(options.stdoutFile)
+				? readFileSync(options.stdoutFile, 'utf8')
+				: stdout;
 		const timer = setTimeout(() => {
 			signalGroup(child, 'SIGKILL');
 			reject(
 				new Error(
-					`Timed out after ${options.timeoutMs} ms: ${describe(command, args)}\n${tail(stdout)}\n${stderr}`,
+					`Timed out after ${options.timeoutMs} ms: ${describe(command, args)}\n${tail(printed())}\n${stderr}`,
 				),
 			);
 		}, options.timeoutMs);
@@ -139,7 +150,7 @@ export function run(
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			if (options.stdoutFile !== undefined) stdout = readFileSync(options.stdoutFile, 'utf8');
+			stdout = printed();
 			if (code === 0) resolve({ stdout, stderr });
 			else
 				reject(
@@ -165,6 +176,13 @@ export class BackgroundProcess {
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		track(this.child);
+		if (options.priority !== undefined && this.child.pid !== undefined) {
+			try {
+				setPriority(this.child.pid, options.priority);
+			} catch {
+				// Not allowed here (a priority above normal needs root): it runs at the normal one.
+			}
+		}
 		const collect = (chunk: string) => {
 			this.output = tail(this.output + chunk);
 			options.onOutput?.(chunk);

@@ -2,7 +2,6 @@
  * Every operation of the action node in a real n8n (`n8n execute`), against the
  * sandbox; each output is checked against the sandbox's own API and request log.
  */
-import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import type { ExecutionOutput, N8nUserFolder, NodeItem } from '../../scripts/n8n-instance';
 import { nodeItems } from '../../scripts/n8n-instance';
@@ -18,15 +17,11 @@ import {
 import { NODE_TYPES } from './workflows/build';
 import { upsertWorkflow } from './workflows/upsert';
 import { PHOTO_JPEG } from './workflows/files';
-import { e2eUserFolder } from './support/n8n';
-import { SandboxApi } from './support/sandbox-api';
-import { readState } from './support/state';
+import { useN8n } from './support/instance';
 
 type Json = Record<string, unknown>;
 
-const state = readState();
-const control = new SandboxControl(state.sandboxUrl);
-const api = new SandboxApi(state.sandboxUrl);
+const instance = useN8n('actions', { template: 'suite', server: false });
 const workflow = allOperationsWorkflow();
 
 let n8n: N8nUserFolder;
@@ -42,17 +37,17 @@ const one = (node: string): Json => {
 const ids = (records: Json[]) => records.map((record) => record.id);
 /** What the workflow sent (the tests' own reads use another key). */
 const requests = async (method: string, pathPrefix: string) =>
-	(await control.requests({ method, pathPrefix })).data.filter(
+	(await instance.control.requests({ method, pathPrefix })).data.filter(
 		(entry) => entry.key !== SANDBOX_KEYS.acmeStaff,
 	);
 
 beforeAll(async () => {
-	await control.reset();
-	await control.clearRequests();
-	emailsBefore = (await control.emails()).count;
-	n8n = await e2eUserFolder();
+	await instance.control.reset();
+	await instance.control.clearRequests();
+	emailsBefore = (await instance.control.emails()).count;
+	n8n = instance.userFolder;
 	output = await n8n.execute(ALL_OPERATIONS_ID);
-}, 5 * 60_000);
+}, 10 * 60_000);
 
 it('runs every resource and operation of the node, each producing items', () => {
 	const actionNodes = workflow.nodes.filter((node) => node.type === NODE_TYPES.action);
@@ -77,7 +72,7 @@ it('runs every resource and operation of the node, each producing items', () => 
 });
 
 it('lists tags and agencies, and gets agencies by ID in one batched request', async () => {
-	expect(ids(json('Tags')).sort()).toEqual(ids(await api.all<Json>('/v1/tags')).sort());
+	expect(ids(json('Tags')).sort()).toEqual(ids(await instance.api.all<Json>('/v1/tags')).sort());
 	const listed = ids(json('Agencies'));
 	expect(listed).toHaveLength(AGENCIES_LISTED);
 	expect(ids(json('Agency by ID'))).toEqual(listed);
@@ -125,8 +120,9 @@ it('creates and updates a contact, uploads its photo from binary, and removes it
 	]);
 	expect(one('Delete photo')).toMatchObject({ id: created.id, photo_url: null });
 
-	const [stored] = (await api.get<{ data: Json[] }>('/v1/contacts', { ids: String(created.id) }))
-		.data;
+	const [stored] = (
+		await instance.api.get<{ data: Json[] }>('/v1/contacts', { ids: String(created.id) })
+	).data;
 	expect(one('Get contact')).toEqual(stored);
 	expect(stored).toMatchObject({ city: 'Springfield', phone: null, photo_url: null });
 });
@@ -139,7 +135,7 @@ it('filters, sorts and pages contacts, and reads their statistics', async () => 
 	expect(times).toEqual([...times].sort().reverse());
 	expect(times.every((time) => time >= String(created.created_at))).toBe(true);
 
-	const agents = await api.all<Json>('/v1/contacts', { role: 'agent' });
+	const agents = await instance.api.all<Json>('/v1/contacts', { role: 'agent' });
 	expect(ids(json('Agents')).sort()).toEqual(ids(agents).sort());
 	const pages = (await requests('GET', '/v1/contacts')).filter(
 		(entry) => entry.query.role === 'agent',
@@ -148,7 +144,7 @@ it('filters, sorts and pages contacts, and reads their statistics', async () => 
 	expect(pages.every((entry) => entry.query.limit === '200')).toBe(true);
 
 	const firstFive = ids(json('Agents').slice(0, 5)).join(',');
-	const stats = await api.all<Json>('/v1/contacts/stats', {
+	const stats = await instance.api.all<Json>('/v1/contacts/stats', {
 		contact_ids: firstFive,
 		from: '2000-01-01T00:00:00Z',
 	});
@@ -159,7 +155,7 @@ it('filters, sorts and pages contacts, and reads their statistics', async () => 
 it('lists inspections and events, and gets inspections by ID in one batched request', async () => {
 	const listed = json('Inspections');
 	expect(listed).toHaveLength(INSPECTIONS_LISTED);
-	const page = await api.get<{ data: Json[] }>('/v1/inspections', {
+	const page = await instance.api.get<{ data: Json[] }>('/v1/inspections', {
 		limit: INSPECTIONS_LISTED,
 		include_canceled: true,
 		sort: '-updated_at',
@@ -175,7 +171,7 @@ it('lists inspections and events, and gets inspections by ID in one batched requ
 		1,
 	]);
 
-	const events = await api.get<{ data: Json[] }>('/v1/events', {
+	const events = await instance.api.get<{ data: Json[] }>('/v1/events', {
 		limit: 10,
 		updated_since: '2000-01-01T00:00:00Z',
 	});
@@ -214,7 +210,7 @@ it('uploads a PDF report and a CSV document from binary, lists and downloads the
 		[201, 'report', 'application/pdf'],
 		[201, 'document', 'text/csv'],
 	]);
-	const emails = await control.emails();
+	const emails = await instance.control.emails();
 	expect(emails.count - emailsBefore).toBe(1);
 	expect(emails.data.at(-1)).toMatchObject({
 		inspection_id: inspectionId,
@@ -241,7 +237,7 @@ it('uploads a PDF report and a CSV document from binary, lists and downloads the
 
 it('version 2: counts every list in one request each, and picks records by link, ID and list', async () => {
 	const total = async (path: string, query: Record<string, string | number | boolean> = {}) =>
-		(await api.get<{ total: number }>(path, { ...query, limit: 1 })).total;
+		(await instance.api.get<{ total: number }>(path, { ...query, limit: 1 })).total;
 	expect(one('Count clients')).toEqual({ count: await total('/v1/contacts', { role: 'client' }) });
 	expect(one('Count inspections')).toEqual({
 		count: await total('/v1/inspections', { include_canceled: true }),

@@ -12,27 +12,22 @@ import type { AddressInfo } from 'node:net';
 
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import { nodeItems } from '../../scripts/n8n-instance';
-import type { N8nRestClient } from '../../scripts/n8n-rest';
 import { SANDBOX_CREDENTIAL } from '../../scripts/workflows';
 import { chain, manualTrigger } from './workflows/build';
-import { e2eUserFolder, ownerSession } from './support/n8n';
-import { readState } from './support/state';
+import { useN8n } from './support/instance';
 
 interface TestAnswer {
 	status: 'OK' | 'Error';
 	message: string;
 }
 
-const sandbox = new URL(readState().sandboxUrl);
-let rest: N8nRestClient;
-
-beforeAll(async () => {
-	rest = await ownerSession();
-});
+const instance = useN8n('credential', { template: 'suite' });
+/** This file's sandbox's port, in the addresses below: `<port>`. */
+const onSandbox = (address: string) => address.replace('<port>', new URL(instance.sandboxUrl).port);
 
 /** Tests unsaved credential data, as the editor does before saving (the owner may). */
 async function credentialTest(baseUrl: string, apiKey: string = SANDBOX_KEYS.acmeOwner) {
-	return await rest.rest<TestAnswer>(
+	return await instance.rest.rest<TestAnswer>(
 		'POST',
 		'/rest/credentials/test',
 		{
@@ -48,21 +43,21 @@ async function credentialTest(baseUrl: string, apiKey: string = SANDBOX_KEYS.acm
 }
 
 it.each([
-	`http://127.0.0.1:${sandbox.port}`,
-	`http://127.0.0.1:${sandbox.port}/`,
-	`http://127.0.0.1:${sandbox.port}/v1`,
-	`http://127.0.0.1:${sandbox.port}/v1/`,
-	`http://localhost:${sandbox.port}`,
-	`http://LOCALHOST:${sandbox.port}/v1`,
+	'http://127.0.0.1:<port>',
+	'http://127.0.0.1:<port>/',
+	'http://127.0.0.1:<port>/v1',
+	'http://127.0.0.1:<port>/v1/',
+	'http://localhost:<port>',
+	'http://LOCALHOST:<port>/v1',
 ])('%s: connection successful', async (baseUrl) => {
-	expect(await credentialTest(baseUrl)).toEqual({
+	expect(await credentialTest(onSandbox(baseUrl))).toEqual({
 		status: 'OK',
 		message: 'Connection successful!',
 	});
 });
 
 it('[::1] is loopback too: the key may go there (the sandbox listens on 127.0.0.1 only, so the connection is refused)', async () => {
-	expect(await credentialTest(`http://[::1]:${sandbox.port}`)).toEqual({
+	expect(await credentialTest(onSandbox('http://[::1]:<port>'))).toEqual({
 		status: 'Error',
 		message: 'ECONNREFUSED',
 	});
@@ -71,10 +66,10 @@ it('[::1] is loopback too: the key may go there (the sandbox listens on 127.0.0.
 it.each([
 	'http://api.example.com',
 	'http://10.0.0.5:4010/v1',
-	`http://127.1:${sandbox.port}`,
+	'http://127.1:<port>',
 	'http://localhost.example.com',
 ])('%s: plain http is refused, and says so instead of a network error', async (baseUrl) => {
-	const answer = await credentialTest(baseUrl);
+	const answer = await credentialTest(onSandbox(baseUrl));
 	expect(answer.status).toBe('Error');
 	expect(answer.message).toMatch(/^Base URL: plain http is refused; use https\./);
 });
@@ -87,14 +82,14 @@ it('an address without https:// says that it must start with it', async () => {
 });
 
 it('a revoked key: the API key was not accepted, with what to check', async () => {
-	const answer = await credentialTest(readState().sandboxUrl, SANDBOX_KEYS.revoked);
+	const answer = await credentialTest(instance.sandboxUrl, SANDBOX_KEYS.revoked);
 	expect(answer.status).toBe('Error');
 	expect(answer.message).toMatch(/^The API key was not accepted \(HTTP 401\)\. Copy the key again/);
 	expect(answer.message).not.toContain(SANDBOX_KEYS.revoked);
 });
 
 it('a Base URL with no API behind it: 404 explained', async () => {
-	const answer = await credentialTest(`${readState().sandboxUrl}/somewhere-else`);
+	const answer = await credentialTest(`${instance.sandboxUrl}/somewhere-else`);
 	expect(answer).toEqual({
 		status: 'Error',
 		message: expect.stringMatching(/^The Base URL has no Inspection Business API \(HTTP 404/),
@@ -119,7 +114,7 @@ describe('the key never follows a redirect to another port', () => {
 	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
 
 	it('the credential test', async () => {
-		await credentialTest(`${readState().sandboxUrl}/_redirect/${port}`);
+		await credentialTest(`${instance.sandboxUrl}/_redirect/${port}`);
 		expect(received).toHaveLength(1);
 		expect(received[0].authorization).toBeUndefined();
 	});
@@ -134,7 +129,7 @@ describe('the key never follows a redirect to another port', () => {
 					type: 'n8n-nodes-base.httpRequest',
 					typeVersion: 4.2,
 					parameters: {
-						url: `${readState().sandboxUrl}/_redirect/${port}/v1/tags`,
+						url: `${instance.sandboxUrl}/_redirect/${port}/v1/tags`,
 						authentication: 'predefinedCredentialType',
 						nodeCredentialType: 'inspectionBusinessApi',
 						options: {},
@@ -142,7 +137,7 @@ describe('the key never follows a redirect to another port', () => {
 					credentials: { inspectionBusinessApi: SANDBOX_CREDENTIAL },
 				},
 			]);
-			const n8n = await e2eUserFolder();
+			const n8n = instance.userFolder;
 			await n8n.importWorkflows([workflow]);
 			const output = await n8n.execute(workflow.id);
 			expect(nodeItems(output, 'HTTP Request')[0].json).toEqual({ data: [], next_cursor: null });
@@ -150,12 +145,12 @@ describe('the key never follows a redirect to another port', () => {
 			expect(received[0].authorization).toBeUndefined();
 			expect(JSON.stringify(received[0])).not.toContain(SANDBOX_KEYS.acmeOwner);
 		},
-		3 * 60_000,
+		10 * 60_000,
 	);
 });
 
 it("n8n's own address (a 2xx that is not the API's list): refused, saying what answered", async () => {
-	const answer = await credentialTest(readState().n8nUrl);
+	const answer = await credentialTest(instance.url);
 	expect(answer).toEqual({
 		status: 'Error',
 		message: expect.stringMatching(

@@ -17,10 +17,11 @@ import {
 	type PollRun,
 	pollRuns,
 	pollWorkflow,
+	Reports,
 	SKIPPED,
 	sqliteTime,
 	startsWholeWalk,
-	TRIGGER_NODE,
+	versionOf,
 } from './support/durable';
 import { SandboxApi } from './support/sandbox-api';
 
@@ -51,30 +52,10 @@ let records: Rec[] = [];
  * future inspections unscheduled), so it reports inspection.updated alone.
  */
 let changeable: Rec[] = [];
-const reported: Json[] = [];
-const readExecutions = new Set<string>();
+let reports: Reports;
 let changes = 0;
 
-const versionOf = (record: Json) => `${String(record.id)}@${String(record.updated_at)}`;
 const log = (line: string) => process.stderr.write(`[durable-large] ${line}\n`);
-
-async function collect(): Promise<void> {
-	for (const execution of (await n8n.rest.executions(WORKFLOW)).reverse()) {
-		if (
-			readExecutions.has(execution.id) ||
-			!['success', 'error', 'crashed'].includes(execution.status)
-		)
-			continue;
-		readExecutions.add(execution.id);
-		const data = await n8n.rest.executionData<{
-			resultData: {
-				runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }>> } }>>;
-			};
-		}>(execution.id);
-		for (const run of data.resultData.runData[TRIGGER_NODE] ?? [])
-			reported.push(...(run.data?.main[0] ?? []).map((item) => item.json));
-	}
-}
 
 /**
  * One change of `list[index]`: a new version the trigger must report once. An
@@ -108,29 +89,6 @@ async function changeMany(first: number, count: number): Promise<Map<string, str
 	return expected;
 }
 
-async function untilReported(expected: Map<string, string>, timeoutMs: number): Promise<void> {
-	await waitFor(
-		`${expected.size} changes to be reported`,
-		async () => {
-			await collect();
-			const versions = new Set(reported.map((item) => versionOf(item.record as Json)));
-			return [...expected.keys()].every((version) => versions.has(version)) || undefined;
-		},
-		{ timeoutMs, intervalMs: 5000 },
-	);
-}
-
-function expectOnce(expected: Map<string, string>): void {
-	const counts = new Map<string, string[]>();
-	for (const item of reported) {
-		const version = versionOf(item.record as Json);
-		if (expected.has(version))
-			counts.set(version, [...(counts.get(version) ?? []), String(item.event)]);
-	}
-	const wrong = [...expected].filter(([version, event]) => counts.get(version)?.join() !== event);
-	expect(wrong.map(([version]) => [version, counts.get(version)])).toEqual([]);
-}
-
 const describeRuns = (runs: PollRun[]) => {
 	const working = runs.filter((run) => run.pages > 0);
 	const ms = working.map((run) => run.ms);
@@ -149,6 +107,7 @@ large(`a ${RESOURCE} baseline and catch-ups on the large account`, () => {
 			'large',
 		);
 		api = new SandboxApi(n8n.sandbox.baseUrl);
+		reports = new Reports(n8n, WORKFLOW);
 		records = await api.all<Rec>(PATH);
 		changeable = records.filter((record) => RESOURCE === 'contacts' || record.scheduled_for);
 		log(`${records.length} ${RESOURCE}, ${changeable.length} of them changeable`);
@@ -196,10 +155,10 @@ large(`a ${RESOURCE} baseline and catch-ups on the large account`, () => {
 						await change(records, sentinel);
 						lastTouch = Date.now();
 					}
-					await collect();
+					await reports.collect();
 					// Changes made while the baseline runs are reported too: it ends when the state says so.
 					const live = (await committedState())?.mode === 'live';
-					return (live && reported.length > 0) || undefined;
+					return (live && reports.items.length > 0) || undefined;
 				},
 				{ timeoutMs: 30 * MINUTE, intervalMs: 5000 },
 			);
@@ -237,18 +196,18 @@ large(`a ${RESOURCE} baseline and catch-ups on the large account`, () => {
 	it(
 		'catches up with changes made while n8n was down and while it polls: each once, no poll past the timeout',
 		async () => {
-			await collect();
+			await reports.collect();
 			await n8n.stop();
 			const whileDown = await changeMany(0, 2000);
 			const downAt = Date.now();
 			await n8n.start();
 			const skippedBefore = n8n.count(SKIPPED);
 			const whilePolling = await changeMany(2000, 3000);
-			await untilReported(new Map([...whileDown, ...whilePolling]), 20 * MINUTE);
+			await reports.until(new Map([...whileDown, ...whilePolling]), 20 * MINUTE, 5000);
 			log(
 				`5,000 changes (2,000 while down) reported ${Math.round((Date.now() - downAt) / 1000)} s after the restart`,
 			);
-			expectOnce(new Map([...whileDown, ...whilePolling]));
+			expect(reports.notOnce(new Map([...whileDown, ...whilePolling]))).toEqual([]);
 
 			const runs = pollRuns(await n8n.tasks(), await n8n.triggerRequests(), n8n.skippedTaskIds());
 			log(
@@ -256,7 +215,7 @@ large(`a ${RESOURCE} baseline and catch-ups on the large account`, () => {
 			);
 			expect(n8n.count(ABANDONED)).toBe(0);
 			expect(Math.max(...runs.map((run) => run.ms))).toBeLessThan(TIMEOUT_MS);
-			const versions = reported.map((item) => versionOf(item.record as Json));
+			const versions = reports.versions();
 			expect(versions.length - new Set(versions).size).toBe(0);
 		},
 		40 * MINUTE,

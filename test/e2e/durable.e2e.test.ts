@@ -18,10 +18,11 @@ import {
 	every15Seconds,
 	pollRuns,
 	pollWorkflow,
+	Reports,
 	SKIPPED,
 	sqliteTime,
 	startsWholeWalk,
-	TRIGGER_NODE,
+	versionOf,
 } from './support/durable';
 import { SandboxApi } from './support/sandbox-api';
 
@@ -51,58 +52,8 @@ const ONE_SECOND_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '1' };
 
 let n8n: DurableN8n;
 let api: SandboxApi;
-/** Every item any execution of the workflow emitted, and the executions already read. */
-const reported: Json[] = [];
-const readExecutions = new Set<string>();
-
-const versionOf = (record: Json) => `${String(record.id)}@${String(record.updated_at)}`;
-const itemVersion = (item: Json) => versionOf(item.record as Json);
-
-/** Reads the executions that finished since the last call. */
-async function collect(): Promise<Json[]> {
-	const fresh: Json[] = [];
-	for (const execution of (await n8n.rest.executions(WORKFLOW)).reverse()) {
-		if (
-			readExecutions.has(execution.id) ||
-			!['success', 'error', 'crashed'].includes(execution.status)
-		)
-			continue;
-		readExecutions.add(execution.id);
-		const data = await n8n.rest.executionData<{
-			resultData: {
-				runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }>> } }>>;
-			};
-		}>(execution.id);
-		for (const run of data.resultData.runData[TRIGGER_NODE] ?? [])
-			fresh.push(...(run.data?.main[0] ?? []).map((item) => item.json));
-	}
-	reported.push(...fresh);
-	return fresh;
-}
-
-/** Waits until every version in `expected` (id@updated_at → event) has been reported. */
-async function untilReported(expected: Map<string, string>, timeoutMs = 3 * MINUTE): Promise<void> {
-	await waitFor(
-		`${expected.size} changes to be reported`,
-		async () => {
-			await collect();
-			const versions = new Set(reported.map(itemVersion));
-			return [...expected.keys()].every((version) => versions.has(version)) || undefined;
-		},
-		{ timeoutMs, intervalMs: 2000 },
-	);
-}
-
-/** Each expected version was reported exactly once, with its event. */
-function expectOnce(expected: Map<string, string>): void {
-	for (const [version, event] of expected) {
-		const items = reported.filter((item) => itemVersion(item) === version);
-		expect({ version, events: items.map((item) => item.event) }).toEqual({
-			version,
-			events: [event],
-		});
-	}
-}
+/** Every item the workflow's executions emitted. */
+let reports: Reports;
 
 /** Changes made before the trigger was published: part of the baseline, never reported. */
 const madeBefore = new Map<string, string>();
@@ -115,6 +66,7 @@ beforeAll(async () => {
 		pollWorkflow(WORKFLOW, EVENTS, every15Seconds(true)),
 	]);
 	api = new SandboxApi(n8n.sandbox.baseUrl);
+	reports = new Reports(n8n, WORKFLOW);
 	// Before n8n starts, so before the test poll that publishes the trigger and begins its baseline.
 	const [late] = (await api.get<{ data: Rec[] }>('/v1/contacts', { sort: '-updated_at', limit: 1 }))
 		.data;
@@ -293,16 +245,16 @@ it(
 			{ timeoutMs: 4 * MINUTE, intervalMs: 1000 },
 		);
 		const baselineEnded = Date.now();
-		await untilReported(new Map([...during, ...betweenPublishingAndFirstPoll]));
+		await reports.until(new Map([...during, ...betweenPublishingAndFirstPoll]), 3 * MINUTE);
 		await n8n.control.settings({ latency_ms: 0 });
-		expectOnce(new Map([...during, ...betweenPublishingAndFirstPoll]));
+		expect(reports.notOnce(new Map([...during, ...betweenPublishingAndFirstPoll]))).toEqual([]);
 		for (const version of madeBefore.keys())
-			expect(reported.filter((item) => itemVersion(item) === version)).toEqual([]);
+			expect(reports.items.filter((item) => versionOf(item.record as Json) === version)).toEqual(
+				[],
+			);
 		// Nothing else: what existed before the baseline began is not reported.
 		const expectedVersions = new Set([...during.keys(), ...betweenPublishingAndFirstPoll.keys()]);
-		expect(reported.map(itemVersion).filter((version) => !expectedVersions.has(version))).toEqual(
-			[],
-		);
+		expect(reports.versions().filter((version) => !expectedVersions.has(version))).toEqual([]);
 
 		const requests = await n8n.triggerRequests();
 		const runs = pollRuns(await n8n.tasks(), requests);
@@ -367,7 +319,7 @@ it(
 			versionOf((await n8n.control.rescheduleInspection(confirmed.id, later)) as Rec),
 			'inspection.rescheduled',
 		);
-		await untilReported(first);
+		await reports.until(first, 3 * MINUTE);
 
 		// A burst: 250 contacts changed at once (two pages of changes), and a new inspection.
 		const burst = new Map<string, string>();
@@ -384,7 +336,7 @@ it(
 			versionOf((await n8n.control.createInspection({ org: 'acme' })) as Rec),
 			'inspection.created',
 		);
-		await untilReported(burst);
+		await reports.until(burst, 3 * MINUTE);
 
 		// A contact changed again, a poll later: its new version is a change of its own.
 		const again = new Map([
@@ -393,9 +345,9 @@ it(
 				'contact.updated',
 			],
 		]);
-		await untilReported(again);
+		await reports.until(again, 3 * MINUTE);
 
-		expectOnce(new Map([...first, ...burst, ...again]));
+		expect(reports.notOnce(new Map([...first, ...burst, ...again]))).toEqual([]);
 		// The twin polls did overlap: the trigger skipped one of each pair.
 		expect(n8n.count(SKIPPED) - skippedBefore).toBeGreaterThan(0);
 		expect(n8n.count(ABANDONED)).toBe(0);
@@ -406,7 +358,7 @@ it(
 it(
 	'holds its state across a restart: changes made while n8n was down are reported once, and no list is walked from its start again',
 	async () => {
-		await collect();
+		await reports.collect();
 		await n8n.stop();
 		const contacts = (await api.get<{ data: Rec[] }>('/v1/contacts', { limit: 20 })).data;
 		const whileDown = new Map<string, string>();
@@ -418,8 +370,8 @@ it(
 		await n8n.control.clearRequests();
 		await n8n.start(ONE_SECOND_POLLS);
 
-		await untilReported(whileDown);
-		expectOnce(whileDown);
+		await reports.until(whileDown, 3 * MINUTE);
+		expect(reports.notOnce(whileDown)).toEqual([]);
 		const requests = await n8n.triggerRequests();
 		expect(requests.length).toBeGreaterThan(0);
 		expect(requests.filter(startsWholeWalk)).toEqual([]);
@@ -454,11 +406,13 @@ it(
 				intervalMs: 1000,
 			},
 		);
-		await collect();
-		expect(reported.filter((item) => itemVersion(item) === versionOf(changed))).toEqual([]);
+		await reports.collect();
+		expect(
+			reports.items.filter((item) => versionOf(item.record as Json) === versionOf(changed)),
+		).toEqual([]);
 
-		await untilReported(expected);
-		expectOnce(expected);
+		await reports.until(expected, 3 * MINUTE);
+		expect(reports.notOnce(expected)).toEqual([]);
 		const contactReads = (await n8n.triggerRequests()).filter(
 			(entry) =>
 				entry.path === '/v1/contacts' && Date.parse(entry.time) >= Date.parse(changed.updated_at),
@@ -472,8 +426,8 @@ it(
 		expect(contactReads.length).toBeGreaterThanOrEqual(1);
 
 		// Over the whole file: no version was ever reported twice.
-		await collect();
-		const versions = reported.map(itemVersion);
+		await reports.collect();
+		const versions = reports.versions();
 		expect(versions.length - new Set(versions).size).toBe(0);
 	},
 	6 * MINUTE,

@@ -4,7 +4,8 @@
  * the endpoint table (none missing, none twice, nothing else). The webhook
  * trigger shows its production URL and the notice to register it. The
  * record pickers are resource locators whose From List reads the sandbox.
- * Screenshots go to .artifacts/e2e/editor/; the node panel's goes to docs/images/.
+ * Screenshots go to .artifacts/e2e/editor/; with UPDATE_DOCS_IMAGES=1 (`npm run screenshots`) the
+ * node panel's and the examples' canvases go to docs/images/, the README's pictures.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,12 +14,14 @@ import { allOperations, isControl, operationFields, tableWireFields } from '../s
 import { nodeDescription } from '../../nodes/InspectionBusiness/actions/nodeDescription';
 import { InspectionBusinessWebhookTrigger } from '../../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
+import { EXAMPLE_VIEWPORT, exampleCanvases, IMAGES } from '../../scripts/screenshots';
 import { Editor } from './support/editor';
+import { useN8n } from './support/instance';
 import { readState } from './support/state';
 import { WEBHOOK_TRIGGER, webhookUrl } from './workflows/triggers';
 
-const state = readState();
-const screenshots = path.join(state.artifactsDir, 'editor');
+const instance = useN8n('editor', { template: 'suite', publish: [WEBHOOK_TRIGGER.id] });
+const screenshots = path.join(readState().artifactsDir, 'editor');
 let editor: Editor;
 
 const properties = nodeDescription.properties;
@@ -118,7 +121,7 @@ async function compareWithTable(resource: string, operation: string): Promise<Co
 
 beforeAll(async () => {
 	mkdirSync(screenshots, { recursive: true });
-	editor = await Editor.open(state.n8nUrl, screenshots);
+	editor = await Editor.open(instance.url, screenshots);
 	await editor.signIn(LOCAL_OWNER);
 	await editor.screenshot('00-signed-in');
 }, 2 * 60_000);
@@ -208,7 +211,7 @@ it(
 
 it("shows the webhook trigger's production URL, with the notice to register it", async () => {
 	await editor.openNode(WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
-	expect(await editor.webhookUrl('production')).toBe(webhookUrl(state.n8nUrl));
+	expect(await editor.webhookUrl('production')).toBe(webhookUrl(instance.url));
 	const notice = new InspectionBusinessWebhookTrigger().description.properties.find(
 		(p) => p.type === 'notice',
 	);
@@ -216,3 +219,21 @@ it("shows the webhook trigger's production URL, with the notice to register it",
 	expect(await editor.ndvText()).toContain(notice!.displayName);
 	await editor.screenshot('webhook-trigger');
 });
+
+// `npm run screenshots` also refreshes the pictures of the example workflows, which the README's
+// Usage shows (this n8n has them imported).
+(process.env.UPDATE_DOCS_IMAGES === '1' ? it : it.skip)(
+	"the examples' canvases, for the README's Usage",
+	async () => {
+		const { page } = editor;
+		const size = page.viewportSize();
+		await page.setViewportSize(EXAMPLE_VIEWPORT);
+		try {
+			const files = await exampleCanvases(page, instance.url, IMAGES);
+			expect(files.length).toBeGreaterThanOrEqual(3);
+		} finally {
+			if (size) await page.setViewportSize(size);
+		}
+	},
+	5 * 60_000,
+);

@@ -8,7 +8,6 @@
  * themselves, so each run ends there, and the CSV file is written, not sent.
  */
 import { randomUUID } from 'node:crypto';
-import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import { nodeItems, type N8nUserFolder } from '../../scripts/n8n-instance';
 import type { N8nRestClient } from '../../scripts/n8n-rest';
@@ -21,9 +20,8 @@ import {
 } from '../../scripts/workflows';
 import { parseCsv } from './support/csv';
 import { ExecutionWatcher } from './support/executions';
-import { e2eUserFolder, ownerSession } from './support/n8n';
-import { SandboxApi } from './support/sandbox-api';
-import { readState } from './support/state';
+import { PollWatch } from './support/polls';
+import { useN8n } from './support/instance';
 
 type Json = Record<string, unknown>;
 type Contact = Json & {
@@ -63,9 +61,7 @@ const PACKAGE = 'n8n-nodes-inspection-business';
 const OVERLAP_MS = 5 * 60_000;
 const MINUTE = 60_000;
 
-const state = readState();
-const control = new SandboxControl(state.sandboxUrl);
-const api = new SandboxApi(state.sandboxUrl);
+const instance = useN8n('examples', { template: 'suite' });
 let n8n: N8nUserFolder;
 let rest: N8nRestClient;
 
@@ -75,8 +71,8 @@ const run = async (id: string) => {
 };
 
 beforeAll(async () => {
-	n8n = await e2eUserFolder();
-	rest = await ownerSession();
+	n8n = instance.userFolder;
+	rest = instance.rest;
 });
 
 it('every example is an n8n workflow of the community node types, tested here', () => {
@@ -99,11 +95,11 @@ it('every example is an n8n workflow of the community node types, tested here', 
 
 describe('CRM sync', () => {
 	it('maps every contact on the first run, then only those changed since the last run (minus the overlap)', async () => {
-		await control.reset();
+		await instance.control.reset();
 		const first = await run(EXAMPLES.crm);
 		const window1 = first('Sync window')[0].json;
 		expect(window1).toMatchObject({ since: '1970-01-01T00:00:00.000Z', firstRun: true });
-		const contacts = await api.all<Contact>('/v1/contacts');
+		const contacts = await instance.api.all<Contact>('/v1/contacts');
 		const records = first('Map to CRM record').map((item) => item.json);
 		expect(records.map((record) => record.external_id).sort()).toEqual(
 			contacts.map((contact) => contact.id).sort(),
@@ -121,8 +117,8 @@ describe('CRM sync', () => {
 		}
 
 		const [changed] = contacts;
-		await control.updateContact(changed.id, { city: 'Boulder', phone: '720-555-0199' });
-		const added = await control.createContact('acme', {
+		await instance.control.updateContact(changed.id, { city: 'Boulder', phone: '720-555-0199' });
+		const added = await instance.control.createContact('acme', {
 			first_name: 'Newly',
 			last_name: 'Added',
 			email: 'newly.added@example.com',
@@ -135,7 +131,7 @@ describe('CRM sync', () => {
 			since: new Date(Date.parse(String(window1.runStartedAt)) - OVERLAP_MS).toISOString(),
 		});
 		const synced = second('Map to CRM record').map((item) => item.json);
-		const expected = await api.all<Contact>('/v1/contacts', {
+		const expected = await instance.api.all<Contact>('/v1/contacts', {
 			updated_since: String(window2.since),
 		});
 		expect(synced.map((record) => record.external_id).sort()).toEqual(
@@ -158,7 +154,7 @@ describe('Accounting export', () => {
 	const exported = (inspection: Inspection) =>
 		inspection.status === 'confirmed' || inspection.status === 'canceled' || inspection.deleted;
 	const everyInspection = (query: Record<string, string> = {}) =>
-		api.all<Inspection>('/v1/inspections', {
+		instance.api.all<Inspection>('/v1/inspections', {
 			include_canceled: 'true',
 			include_deleted: 'true',
 			...query,
@@ -173,7 +169,7 @@ describe('Accounting export', () => {
 	};
 
 	it('exports every confirmed, canceled or deleted inspection once, then only those changed since the last export', async () => {
-		await control.reset();
+		await instance.control.reset();
 		const first = await run(EXAMPLES.accounting);
 		const window1 = first('Export window')[0].json;
 		expect(window1).toMatchObject({ since: '1970-01-01T00:00:00.000Z', firstRun: true });
@@ -203,10 +199,10 @@ describe('Accounting export', () => {
 		);
 		if (!toConfirm || !toPay || !toCancel)
 			throw new Error('The demo seed lacks an inspection to confirm, pay or cancel');
-		await control.confirmInspection(toConfirm.id);
-		await control.payInspection(toPay.id);
-		await control.cancelInspection(toCancel.id);
-		await control.clearRequests();
+		await instance.control.confirmInspection(toConfirm.id);
+		await instance.control.payInspection(toPay.id);
+		await instance.control.cancelInspection(toCancel.id);
+		await instance.control.clearRequests();
 
 		const second = await run(EXAMPLES.accounting);
 		const window2 = second('Export window')[0].json;
@@ -216,7 +212,7 @@ describe('Accounting export', () => {
 		});
 		// The node asked only for what changed: Updated Since, one page. (The e2e polling trigger
 		// watching Globex reads inspections too, with Globex's key.)
-		const reads = (await control.requests({ pathPrefix: '/v1/inspections' })).data.filter(
+		const reads = (await instance.control.requests({ pathPrefix: '/v1/inspections' })).data.filter(
 			(entry) => entry.key === SANDBOX_KEYS.acmeOwner,
 		);
 		expect(reads.map((entry) => Date.parse(String(entry.query.updated_since)))).toEqual([
@@ -246,24 +242,24 @@ describe('Report upload and notify', () => {
 	const PICKER = 'Inspection to add the report to';
 
 	it('as shipped, with its record picker empty, writes nothing', async () => {
-		await control.reset();
-		const emailsBefore = (await control.emails()).count;
-		await control.clearRequests();
+		await instance.control.reset();
+		const emailsBefore = (await instance.control.emails()).count;
+		await instance.control.clearRequests();
 		await expect(run(EXAMPLES.report)).rejects.toThrow();
-		expect((await control.emails()).count).toBe(emailsBefore);
-		const sent = (await control.requests()).data;
+		expect((await instance.control.emails()).count).toBe(emailsBefore);
+		const sent = (await instance.control.requests()).data;
 		expect(sent.filter((request) => request.method !== 'GET')).toEqual([]);
 	});
 
 	it('uploads a PDF rendered from binary as a report to the inspection the user picked, then lists the reports', async () => {
-		await control.reset();
-		const recent = await api.get<{ data: Inspection[] }>('/v1/inspections', {
+		await instance.control.reset();
+		const recent = await instance.api.get<{ data: Inspection[] }>('/v1/inspections', {
 			limit: 100,
 			sort: '-updated_at',
 		});
 		const target = recent.data.find((inspection) => inspection.status === 'confirmed');
 		expect(target).toBeDefined();
-		const emailsBefore = (await control.emails()).count;
+		const emailsBefore = (await instance.control.emails()).count;
 
 		// As a user does: the inspection picked in the picker, the rest of the workflow as shipped.
 		const shipped = loadExamples().find((workflow) => workflow.id === EXAMPLES.report)!;
@@ -300,14 +296,14 @@ describe('Report upload and notify', () => {
 			String((target!.address as { full: string }).full).replace(/[^\x20-\x7e]/g, '?'),
 		);
 
-		const emails = await control.emails();
+		const emails = await instance.control.emails();
 		expect(emails.count - emailsBefore).toBe(1);
 		expect(emails.data.at(-1)).toMatchObject({
 			inspection_id: target!.id,
 			attachment_id: uploaded.id,
 		});
 
-		const reports = await api.all<Json>(`/v1/inspections/${target!.id}/attachments`, {
+		const reports = await instance.api.all<Json>(`/v1/inspections/${target!.id}/attachments`, {
 			kind: 'report',
 		});
 		expect(reports.map((report) => report.id)).toContain(uploaded.id);
@@ -338,8 +334,8 @@ describe('Tell the team when an inspection is confirmed, rescheduled or canceled
 	const TRIGGER = 'Inspection confirmed, rescheduled or canceled';
 
 	it('composes one message per change the sandbox makes, under n8n start, and none for other changes', async () => {
-		await control.reset();
-		const inspections = await api.all<Inspection>('/v1/inspections');
+		await instance.control.reset();
+		const inspections = await instance.api.all<Inspection>('/v1/inspections');
 		const toConfirm = inspections.find((i) => i.status === 'waiting' || i.status === 'review');
 		const [toReschedule, toCancel, toPay] = inspections.filter(
 			(i) => i.status === 'confirmed' && i.price.amount_due,
@@ -365,10 +361,10 @@ describe('Tell the team when an inspection is confirmed, rescheduled or canceled
 			const newTime = new Date(Date.now() + 10 * 24 * 60 * MINUTE)
 				.toISOString()
 				.replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
-			await control.confirmInspection(toConfirm.id);
-			await control.rescheduleInspection(toReschedule.id, newTime);
-			await control.cancelInspection(toCancel.id);
-			await control.payInspection(toPay.id); // not an event the example listens to
+			await instance.control.confirmInspection(toConfirm.id);
+			await instance.control.rescheduleInspection(toReschedule.id, newTime);
+			await instance.control.cancelInspection(toCancel.id);
+			await instance.control.payInspection(toPay.id); // not an event the example listens to
 
 			// One item per change (a poll's changes share one execution); the payment makes none.
 			const messages: Json[] = [];
@@ -411,24 +407,24 @@ describe('Tell the team when an inspection is confirmed, rescheduled or canceled
 
 describe('Contact changed → create or update in your CRM (webhook trigger)', () => {
 	it('maps the re-fetched contact of each sandbox webhook, under n8n start, and ignores other events', async () => {
-		await control.reset();
-		const [contact] = await api.all<Contact>('/v1/contacts');
-		const inspection = (await api.all<Inspection>('/v1/inspections')).find(
+		await instance.control.reset();
+		const [contact] = await instance.api.all<Contact>('/v1/contacts');
+		const inspection = (await instance.api.all<Inspection>('/v1/inspections')).find(
 			(i) => i.status === 'waiting' || i.status === 'review',
 		);
 		if (!inspection) throw new Error('The demo seed has no inspection waiting or in review');
 		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.crmHook, 'Map to CRM record');
-		const url = webhookExampleReceiver(state.n8nUrl).url;
+		const url = webhookExampleReceiver(instance.url).url;
 
 		await whilePublished(EXAMPLES.crmHook, async () => {
-			const receiver = await control.addWebhook(webhookExampleReceiver(state.n8nUrl));
+			const receiver = await instance.control.addWebhook(webhookExampleReceiver(instance.url));
 			try {
-				await control.updateContact(contact.id, { city: 'Golden', phone: '720-555-0142' });
-				await control.confirmInspection(inspection.id); // inspection.confirmed: not selected
+				await instance.control.updateContact(contact.id, { city: 'Golden', phone: '720-555-0142' });
+				await instance.control.confirmInspection(inspection.id); // inspection.confirmed: not selected
 				const attempts = await waitFor(
 					'both deliveries to be answered',
 					async () => {
-						const mine = (await control.deliveries()).data.filter(
+						const mine = (await instance.control.deliveries()).data.filter(
 							(attempt) => attempt.receiver_id === receiver.id,
 						);
 						return mine.length >= 2 ? mine : undefined;
@@ -449,7 +445,9 @@ describe('Contact changed → create or update in your CRM (webhook trigger)', (
 					},
 					{ timeoutMs: MINUTE, intervalMs: 500 },
 				);
-				const changed = await api.get<{ data: Contact[] }>('/v1/contacts', { ids: contact.id });
+				const changed = await instance.api.get<{ data: Contact[] }>('/v1/contacts', {
+					ids: contact.id,
+				});
 				const now = changed.data[0];
 				expect(records).toEqual([
 					expect.objectContaining({
@@ -464,7 +462,7 @@ describe('Contact changed → create or update in your CRM (webhook trigger)', (
 				]);
 				expect(await watcher.count()).toBe(1);
 			} finally {
-				await control.removeWebhook(receiver.id);
+				await instance.control.removeWebhook(receiver.id);
 			}
 
 			// The trigger answers the sender itself, at once; a request without the secret starts nothing.
@@ -517,6 +515,11 @@ async function publishedAfterBaseline(
 	});
 }
 
+/** Waits until a whole poll of the workflow's trigger began and ended from now, and its execution finished. */
+async function nextPoll(workflowId: string): Promise<void> {
+	await (await PollWatch.start(instance.control, rest, workflowId)).ended();
+}
+
 async function itemsUntil(watcher: ExecutionWatcher, done: (items: Json[]) => boolean) {
 	const items: Json[] = [];
 	await waitFor(
@@ -532,18 +535,18 @@ async function itemsUntil(watcher: ExecutionWatcher, done: (items: Json[]) => bo
 
 describe('Inspection paid → accounting row (polling trigger, a business moment)', () => {
 	it('writes one row when an inspection becomes fully paid, none for a partial payment', async () => {
-		await control.reset();
+		await instance.control.reset();
 		const [partly, fully] = await Promise.all([
-			control.createInspection({ org: 'acme', status: 'confirmed', quote: 500 }),
-			control.createInspection({ org: 'acme', status: 'confirmed', quote: 400 }),
+			instance.control.createInspection({ org: 'acme', status: 'confirmed', quote: 500 }),
+			instance.control.createInspection({ org: 'acme', status: 'confirmed', quote: 400 }),
 		]);
 		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.paidToAccounting, 'Accounting row');
 		await publishedAfterBaseline(EXAMPLES.paidToAccounting, 'Inspection paid', async () => {
-			await control.addPayment(String(partly.id), 100);
-			await control.addPayment(String(fully.id), 400);
+			await instance.control.addPayment(String(partly.id), 100);
+			await instance.control.addPayment(String(fully.id), 400);
 			const rows = await itemsUntil(watcher, (items) => items.length >= 1);
 			// A later poll brings nothing more: the partial payment is not "paid".
-			await new Promise((resolve) => setTimeout(resolve, 70_000));
+			await nextPoll(EXAMPLES.paidToAccounting);
 			rows.push(...(await watcher.newItems()));
 			expect(rows).toEqual([
 				expect.objectContaining({
@@ -561,21 +564,24 @@ describe('Inspection paid → accounting row (polling trigger, a business moment
 
 describe('Paid and signed → tell the team (polling trigger, a business moment)', () => {
 	it('composes a message when the last of payment and signatures comes in, not before', async () => {
-		await control.reset();
-		const inspection = await control.createInspection({ org: 'acme', status: 'confirmed' });
+		await instance.control.reset();
+		const inspection = await instance.control.createInspection({
+			org: 'acme',
+			status: 'confirmed',
+		});
 		const id = String(inspection.id);
-		await control.addAgreements(id, ['Pre-Inspection Agreement', 'Radon Addendum']);
+		await instance.control.addAgreements(id, ['Pre-Inspection Agreement', 'Radon Addendum']);
 		const watcher = await ExecutionWatcher.start(
 			rest,
 			EXAMPLES.paidAndSigned,
 			'Compose team message',
 		);
 		await publishedAfterBaseline(EXAMPLES.paidAndSigned, 'Inspection paid and signed', async () => {
-			await control.payInspection(id);
-			await control.signAgreements(id, 0);
-			await new Promise((resolve) => setTimeout(resolve, 70_000));
+			await instance.control.payInspection(id);
+			await instance.control.signAgreements(id, 0);
+			await nextPoll(EXAMPLES.paidAndSigned);
 			expect(await watcher.newItems()).toEqual([]);
-			await control.signAgreements(id, 1);
+			await instance.control.signAgreements(id, 1);
 			const [message, ...more] = await itemsUntil(watcher, (items) => items.length >= 1);
 			expect(more).toEqual([]);
 			expect(message).toMatchObject({
@@ -589,11 +595,11 @@ describe('Paid and signed → tell the team (polling trigger, a business moment)
 
 describe('Two days after the inspection → ask the client for a review (polling trigger, a time-based moment)', () => {
 	it('composes the client email once the sandbox clock is 48 hours past the end, not before', async () => {
-		await control.reset();
-		const [client] = await api.all<Contact>('/v1/contacts');
-		const now = Date.parse((await control.getClock()).now);
+		await instance.control.reset();
+		const [client] = await instance.api.all<Contact>('/v1/contacts');
+		const now = Date.parse((await instance.control.getClock()).now);
 		const start = now + 2 * 60 * MINUTE;
-		const inspection = await control.createInspection({
+		const inspection = await instance.control.createInspection({
 			org: 'acme',
 			status: 'confirmed',
 			scheduled_for: new Date(start).toISOString(),
@@ -612,11 +618,11 @@ describe('Two days after the inspection → ask the client for a review (polling
 				'Inspection ended 48 hours ago',
 				async () => {
 					const end = start + 2 * 60 * MINUTE;
-					await control.setClock(new Date(end + 47 * 60 * MINUTE).toISOString());
-					await new Promise((resolve) => setTimeout(resolve, 70_000));
+					await instance.control.setClock(new Date(end + 47 * 60 * MINUTE).toISOString());
+					await nextPoll(EXAMPLES.reviewRequest);
 					const early = await watcher.newItems();
 					expect(early.filter((item) => item.inspection_id === id)).toEqual([]);
-					await control.setClock(new Date(end + 48 * 60 * MINUTE + MINUTE).toISOString());
+					await instance.control.setClock(new Date(end + 48 * 60 * MINUTE + MINUTE).toISOString());
 					const emails = await itemsUntil(watcher, (items) =>
 						items.some((item) => item.inspection_id === id),
 					);
@@ -630,7 +636,7 @@ describe('Two days after the inspection → ask the client for a review (polling
 				},
 			);
 		} finally {
-			await control.setClock(new Date().toISOString());
+			await instance.control.setClock(new Date().toISOString());
 		}
 	});
 });

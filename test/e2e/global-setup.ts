@@ -1,15 +1,17 @@
 /**
- * Prepares one real n8n for all e2e files, idempotently (fast when the cache is warm):
- * Node 24 + n8n in the cache folder, chromium, this package built, packed and
- * installed as a community package, a sandbox, the credentials and workflows
- * imported, the trigger workflows published, `n8n start` running with an owner.
+ * Prepares what every e2e file starts its own n8n from (support/instance.ts),
+ * idempotently (fast when the cache is warm): Node 24 + n8n in the cache folder,
+ * chromium, this package built, packed and installed as a community package, and
+ * two stopped user folders to copy: `fresh` (the owner, the package, nothing
+ * else: a newcomer's n8n) and `suite` (the same with the examples, polling
+ * every 15 seconds, the e2e workflows and their credentials imported). No n8n
+ * runs between files.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startSandbox } from '../../sandbox/index';
 import { ensureChromium } from '../../scripts/chromium';
-import { prepareInstance } from '../../scripts/n8n-instance';
+import { N8nUserFolder } from '../../scripts/n8n-instance';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import {
@@ -21,9 +23,13 @@ import {
 import { freePort } from '../../scripts/ports';
 import { killAllOnSignals } from '../../scripts/processes';
 import { loadExamples } from '../../scripts/workflows';
-import { e2eCredentials, e2eWorkflows, PUBLISHED_WORKFLOWS } from './workflows';
+import { e2eCredentials, e2eWorkflows } from './workflows';
+import { polledEvery15Seconds } from './workflows/build';
 import { STATE_ENV, type E2eState } from './support/state';
-import { type E2eResources, removeWorkDir, setResources, stopResources } from './support/resources';
+import { removeWorkDir, setWorkDir } from './support/resources';
+
+/** The suite template's credentials point here; each file imports them again with its sandbox. */
+const NO_SANDBOX = 'http://127.0.0.1:9';
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
@@ -34,46 +40,48 @@ export default async function globalSetup(): Promise<void> {
 	mkdirSync(artifactsDir, { recursive: true });
 	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-e2e-'));
 	killAllOnSignals(() => removeWorkDir(workDir));
-	const resources: E2eResources = { workDir };
-	setResources(resources);
+	setWorkDir(workDir);
 	try {
-		const runtime = await ensureRuntime(log);
-		await ensureChromium(log);
+		const [runtime] = await Promise.all([ensureRuntime(log), ensureChromium(log)]);
 
 		log('Building and packing the package');
 		await buildPackage();
 		const packed = await packPackage(workDir);
-		resources.sandbox = await startSandbox({ port: 0, seed: 'demo' });
-		const sandboxUrl = resources.sandbox.baseUrl;
-		log(`Sandbox at ${sandboxUrl}; installing the package, importing credentials and workflows`);
-		const userFolder = await prepareInstance(runtime, path.join(workDir, 'n8n'), {
-			...packed,
-			credentials: e2eCredentials(sandboxUrl),
-			workflows: [...loadExamples(), ...e2eWorkflows()],
-			published: PUBLISHED_WORKFLOWS,
-		});
 
-		const serverLog = path.join(artifactsDir, 'n8n-server.log');
-		resources.server = await userFolder.startServer(await freePort(), {
+		log('Making the fresh template: the package installed, the owner set up');
+		const fresh = new N8nUserFolder(runtime, path.join(workDir, 'template-fresh'));
+		await fresh.installPackage(packed.tarball, packed.name, packed.version);
+		await fresh.importCredentials([]); // creates the database, which registerPackage writes to
+		await fresh.registerPackage(packed.name, packed.version);
+		const serverLog = path.join(artifactsDir, 'n8n-template.log');
+		const server = await fresh.startServer(await freePort(), {
 			onOutput: (chunk) => appendFileSync(serverLog, chunk),
 		});
-		await resources.server.rest.setupOwner(LOCAL_OWNER);
-		await resources.server.assertPackageLoaded(packed.name, declaredNodeTypes());
+		try {
+			await server.rest.setupOwner(LOCAL_OWNER);
+			await server.assertPackageLoaded(packed.name, declaredNodeTypes());
+		} finally {
+			await server.stop();
+		}
+
+		log('Making the suite template: the examples and the e2e workflows imported');
+		const suite = new N8nUserFolder(runtime, path.join(workDir, 'template-suite'));
+		cpSync(fresh.folder, suite.folder, { recursive: true });
+		await suite.importCredentials(e2eCredentials(NO_SANDBOX));
+		await suite.importWorkflows([...loadExamples().map(polledEvery15Seconds), ...e2eWorkflows()]);
 
 		const state: E2eState = {
 			workDir,
-			userFolder: userFolder.folder,
-			n8nUrl: resources.server.baseUrl,
-			sandboxUrl,
+			templates: { fresh: fresh.folder, suite: suite.folder },
 			tarball: packed.tarball,
 			artifactsDir,
 		};
 		const stateFile = path.join(workDir, 'state.json');
 		writeFileSync(stateFile, JSON.stringify(state, null, 2));
 		process.env[STATE_ENV] = stateFile;
-		log(`n8n at ${state.n8nUrl} is ready`);
+		log('Templates ready');
 	} catch (error) {
-		await stopResources();
+		removeWorkDir(workDir);
 		throw error;
 	}
 }

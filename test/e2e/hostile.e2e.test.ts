@@ -12,24 +12,19 @@
  *   static data in n8n's database under its bound per delivery (before: 20 MB), and a repeat of
  *   one is still recognised.
  */
-import { SandboxControl } from '../../sandbox/client';
 import { insideLinks } from '../../sandbox/hostile';
 import { N8nDatabase } from '../../scripts/n8n-database';
 import { nodeItems, type ExecutionOutput, type N8nWorkflow } from '../../scripts/n8n-instance';
-import type { N8nRestClient } from '../../scripts/n8n-rest';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { SANDBOX_WEBHOOK_CREDENTIAL, sandboxCredential } from '../../scripts/workflows';
 import { REPLAY_MEMORY } from '../../nodes/InspectionBusinessWebhookTrigger/replay';
 import { WALK_LIMITS } from '../../nodes/shared/transport/progress';
 import { settledExecutions } from './support/deliveries';
-import { e2eUserFolder, ownerSession } from './support/n8n';
-import { readState } from './support/state';
+import { useN8n } from './support/instance';
 import { actionNode, chain, manualTrigger, NODE_TYPES } from './workflows/build';
 
-const state = readState();
-const control = new SandboxControl(state.sandboxUrl);
-const n8nPort = Number(new URL(state.n8nUrl).port);
-const sandboxPort = Number(new URL(state.sandboxUrl).port);
+const instance = useN8n('hostile', { template: 'suite' });
+const port = (url: string) => Number(new URL(url).port);
 
 const PAGES_CREDENTIAL = { id: 'IbHostilePages01', name: 'Hostile API: endless pages' };
 const LINKS_CREDENTIAL = { id: 'IbHostileLinks01', name: 'Hostile API: links inside' };
@@ -89,56 +84,56 @@ function webhookWorkflow(): N8nWorkflow {
 	]);
 }
 
-let rest: N8nRestClient;
 let output: ExecutionOutput;
 let executeMs: number;
 
 beforeAll(async () => {
-	rest = await ownerSession();
-	const n8n = await e2eUserFolder();
+	const n8n = instance.userFolder;
 	await n8n.importCredentials([
-		sandboxCredential(`${state.sandboxUrl}/_hostile/endless-pages`, PAGES_CREDENTIAL),
-		sandboxCredential(`${state.sandboxUrl}/_hostile/inside-links/${n8nPort}`, LINKS_CREDENTIAL),
+		sandboxCredential(`${instance.sandboxUrl}/_hostile/endless-pages`, PAGES_CREDENTIAL),
+		sandboxCredential(
+			`${instance.sandboxUrl}/_hostile/inside-links/${port(instance.url)}`,
+			LINKS_CREDENTIAL,
+		),
 	]);
 	await n8n.importWorkflows([actionsWorkflow(), webhookWorkflow()]);
-	await control.clearRequests();
+	await instance.control.clearRequests();
 	const started = Date.now();
 	output = await n8n.execute(ACTIONS.id);
 	executeMs = Date.now() - started;
-}, 8 * 60_000);
-
-afterAll(async () => await rest.unpublish(WEBHOOK.id).catch(() => undefined));
+}, 15 * 60_000);
 
 it(`Get Many (Return All) on endless pages fails its item with the API's fault after ${WALK_LIMITS.barrenPagesInARow} requests`, async () => {
 	const [item] = nodeItems(output, ACTIONS.getMany);
 	expect(item.json.error).toBe(
 		`The API's pages do not end: ${WALK_LIMITS.barrenPagesInARow} pages in a row brought no new record, each with a new cursor`,
 	);
-	const pages = await control.requests({ pathPrefix: '/_hostile/endless-pages/' });
+	const pages = await instance.control.requests({ pathPrefix: '/_hostile/endless-pages/' });
 	expect(pages.count).toBe(WALK_LIMITS.barrenPagesInARow);
 	// The whole `n8n execute`, its start included; before the bound it never ended on its own.
 	expect(executeMs).toBeLessThan(5 * 60_000);
 });
 
 it("Download by URL of links that point inside (n8n's own port among them): every one refused, nothing sent", async () => {
+	const n8nPort = port(instance.url);
 	const items = nodeItems(output, ACTIONS.download);
-	expect(items).toHaveLength(insideLinks(n8nPort, sandboxPort).length);
+	expect(items).toHaveLength(insideLinks(n8nPort, port(instance.sandboxUrl)).length);
 	for (const item of items)
 		expect(item.json.error).toMatch(/^The file link leads where a download may not go: /);
 	expect(String(items[2].json.error)).toContain(
 		`127.0.0.1:${n8nPort} is an address of this machine`,
 	);
-	expect((await control.requests({ pathPrefix: '/_hostile/canary' })).count).toBe(0);
+	expect((await instance.control.requests({ pathPrefix: '/_hostile/canary' })).count).toBe(0);
 });
 
 describe('a sender of deliveries with 1 MB ids', () => {
 	const COUNT = 20;
 	const send = async (count: number) => {
-		const answer = await fetch(`${state.sandboxUrl}/_hostile/deliveries`, {
+		const answer = await fetch(`${instance.sandboxUrl}/_hostile/deliveries`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({
-				url: `${state.n8nUrl}/webhook/${WEBHOOK.webhookId}/webhook`,
+				url: `${instance.url}/webhook/${WEBHOOK.webhookId}/webhook`,
 				secret: SANDBOX_WEBHOOK_CREDENTIAL.secret,
 				header: 'X-Webhook-Secret',
 				count,
@@ -150,9 +145,9 @@ describe('a sender of deliveries with 1 MB ids', () => {
 	};
 
 	it(`${COUNT} deliveries: the static data n8n saved stays under its bound per delivery; a repeat is recognised`, async () => {
-		await rest.publish(WEBHOOK.id);
+		await instance.rest.publish(WEBHOOK.id);
 		expect((await send(COUNT)).statuses).toEqual(Array(COUNT).fill(200));
-		const database = new N8nDatabase(await ensureRuntime(), state.userFolder);
+		const database = new N8nDatabase(await ensureRuntime(), instance.userFolder.folder);
 		await settledExecutions(database, WEBHOOK.id, COUNT);
 		// The sender's ids are numbered from 0: this is the first one again.
 		expect((await send(1)).statuses).toEqual([200]);

@@ -1,7 +1,8 @@
 /**
  * The e2e project: real n8n (installed into the user's cache by the global
  * setup), this package packed and installed as a community package, the
- * sandbox, and a headless chromium. Files run one at a time (support/serial.ts).
+ * sandbox, and a headless chromium. Files run side by side, each with an n8n
+ * and a sandbox of its own (support/instance.ts).
  */
 const path = require('node:path');
 
@@ -17,6 +18,6 @@ module.exports = {
 	},
 	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
 	globalTeardown: '<rootDir>/test/e2e/global-teardown.ts',
-	setupFilesAfterEnv: ['<rootDir>/test/e2e/support/serial.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/e2e/support/setup.ts'],
 	slowTestThreshold: 120,
 };

@@ -5,16 +5,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureScanner, scanLocalPackage } from '../../scripts/community-scanner';
-import { LOCAL_OWNER, N8nRestClient } from '../../scripts/n8n-rest';
 import {
 	declaredNodeTypes,
 	PACKAGE_DIR,
 	PACKAGE_NAME,
 	packPackage,
 } from '../../scripts/package-tarball';
+import { useN8n } from './support/instance';
 import { readState } from './support/state';
 
-const state = readState();
+const instance = useN8n('package', { template: 'fresh' });
 const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
 	version: string;
 	n8n: { nodes: string[]; credentials: string[] };
@@ -46,15 +46,15 @@ describe('npm pack', () => {
 });
 
 describe('n8n with the package installed from its tarball', () => {
-	const installed = path.join(state.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	const nodesDir = () => path.join(instance.userFolder.folder, '.n8n', 'nodes');
 
 	it('installed the packed version under .n8n/nodes, as a community package', () => {
 		const installedManifest = JSON.parse(
-			readFileSync(path.join(installed, 'package.json'), 'utf8'),
+			readFileSync(path.join(nodesDir(), 'node_modules', PACKAGE_NAME, 'package.json'), 'utf8'),
 		) as { version: string };
 		expect(installedManifest.version).toBe(manifest.version);
 		const nodesManifest = JSON.parse(
-			readFileSync(path.join(state.userFolder, '.n8n', 'nodes', 'package.json'), 'utf8'),
+			readFileSync(path.join(nodesDir(), 'package.json'), 'utf8'),
 		) as {
 			dependencies: Record<string, string>;
 		};
@@ -62,8 +62,7 @@ describe('n8n with the package installed from its tarball', () => {
 	});
 
 	it('lists the three node types, the action node as an AI-agent tool too, and the credential type', async () => {
-		const server = new N8nRestClient(state.n8nUrl);
-		await server.login(LOCAL_OWNER);
+		const server = instance.rest;
 		const nodeTypes = await server.get<Array<{ name: string }>>('/types/nodes.json');
 		const ours = [
 			...new Set(
@@ -87,14 +86,8 @@ describe('n8n with the package installed from its tarball', () => {
 });
 
 describe('n8n shows the package as a user sees it after installing it', () => {
-	let server: N8nRestClient;
-	beforeAll(async () => {
-		server = new N8nRestClient(state.n8nUrl);
-		await server.login(LOCAL_OWNER);
-	});
-
 	it('lists it in Settings → Community nodes, with its three nodes', async () => {
-		const packages = await server.rest<
+		const packages = await instance.rest.rest<
 			Array<{
 				packageName: string;
 				installedVersion: string;
@@ -109,7 +102,7 @@ describe('n8n shows the package as a user sees it after installing it', () => {
 	});
 
 	it("gives each node the codex's categories, search words and documentation link to the README", async () => {
-		const nodeTypes = await server.get<
+		const nodeTypes = await instance.rest.get<
 			Array<{
 				name: string;
 				codex?: {
@@ -138,7 +131,7 @@ describe('n8n shows the package as a user sees it after installing it', () => {
 describe("n8n's community-package scanner rules", () => {
 	it('pass on package.json, nodes/ and credentials/, and on the packed .js files', async () => {
 		const scanner = await ensureScanner();
-		const result = await scanLocalPackage(scanner, PACKAGE_DIR, state.tarball);
+		const result = await scanLocalPackage(scanner, PACKAGE_DIR, readState().tarball);
 		expect(result.source.files).toBeGreaterThan(10);
 		expect(result.tarball.files).toBeGreaterThan(3);
 		expect({ passed: result.source.passed, details: result.source.details }).toEqual({

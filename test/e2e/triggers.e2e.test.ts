@@ -8,15 +8,12 @@
  * keeps every delivery id it took.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import { N8nDatabase } from '../../scripts/n8n-database';
-import type { N8nRestClient } from '../../scripts/n8n-rest';
 import { waitFor } from '../../scripts/processes';
 import { ExecutionWatcher } from './support/executions';
-import { e2eUserFolder, ownerSession } from './support/n8n';
+import { useN8n } from './support/instance';
 import { SandboxApi } from './support/sandbox-api';
-import { readState } from './support/state';
 import {
 	POLL_TRIGGER,
 	REPLAY_TRIGGER,
@@ -29,33 +26,30 @@ type Json = Record<string, unknown>;
 type Inspection = Json & { id: string; status: string; reports: { status: string } };
 
 const MINUTE = 60_000;
-const state = readState();
-const control = new SandboxControl(state.sandboxUrl);
-const globex = new SandboxApi(state.sandboxUrl, SANDBOX_KEYS.globex);
-let rest: N8nRestClient;
+const instance = useN8n('triggers', {
+	template: 'suite',
+	publish: [POLL_TRIGGER.id, WEBHOOK_TRIGGER.id, REPLAY_TRIGGER.id],
+});
+const globex = () => new SandboxApi(instance.sandboxUrl, SANDBOX_KEYS.globex);
 
 const recordId = (item: Json) => (item.record as Json | undefined)?.id;
 
-beforeAll(async () => {
-	rest = await ownerSession();
-});
-
 describe('polling trigger', () => {
 	it('emits one item per change the sandbox makes to inspections, contacts, tags and inspection events, with the right event and changes', async () => {
-		const watcher = await ExecutionWatcher.start(rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
-		const [sentinel, edited, tagged] = await globex.all<Json & { id: string }>('/v1/contacts');
+		const watcher = await ExecutionWatcher.start(instance.rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
+		const [sentinel, edited, tagged] = await globex().all<Json & { id: string }>('/v1/contacts');
 		const collected: Json[] = [];
 
-		// The trigger polls once a minute (n8n's shortest interval). A first poll only takes a
-		// baseline, so touch a sentinel contact until one of its changes comes through: from
-		// then on every change must be reported.
+		// The trigger polls every 15 seconds. A first poll only takes a baseline, so touch a
+		// sentinel contact until one of its changes comes through: from then on every change
+		// must be reported.
 		let touches = 0;
 		let lastTouch = 0;
 		await waitFor(
 			'the polling trigger to report a change of the sentinel contact',
 			async () => {
-				if (Date.now() - lastTouch > 20_000) {
-					await control.updateContact(sentinel.id, { notes: `sentinel ${++touches}` });
+				if (Date.now() - lastTouch > 10_000) {
+					await instance.control.updateContact(sentinel.id, { notes: `sentinel ${++touches}` });
 					lastTouch = Date.now();
 				}
 				collected.push(...(await watcher.newItems()));
@@ -68,7 +62,7 @@ describe('polling trigger', () => {
 			{ timeoutMs: 4 * MINUTE, intervalMs: 2000 },
 		);
 
-		const inspections = await globex.all<Inspection>('/v1/inspections');
+		const inspections = await globex().all<Inspection>('/v1/inspections');
 		const pick = (what: string, test: (inspection: Inspection) => boolean, not: string[]) => {
 			const found = inspections.find(
 				(inspection) => test(inspection) && !not.includes(inspection.id),
@@ -92,23 +86,25 @@ describe('polling trigger', () => {
 			.toISOString()
 			.replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
 
-		const created = await control.createContact('globex', {
+		const created = await instance.control.createContact('globex', {
 			first_name: 'Polled',
 			last_name: 'Newcomer',
 			email: 'polled.newcomer@example.com',
 		});
-		await control.updateContact(edited.id, { city: 'Aurora' });
-		await control.confirmInspection(toConfirm);
-		await control.rescheduleInspection(toReschedule, newTime);
-		await control.cancelInspection(toCancel);
-		await control.publishReports(toPublish);
-		const tag = await control.createTag('globex', `E2E tag ${randomUUID().slice(0, 8)}`);
-		await control.updateContact(tagged.id, { tag_ids: [tag.id] });
-		const [moved] = await globex.all<Json & { id: string; start_at: string | null }>('/v1/events');
+		await instance.control.updateContact(edited.id, { city: 'Aurora' });
+		await instance.control.confirmInspection(toConfirm);
+		await instance.control.rescheduleInspection(toReschedule, newTime);
+		await instance.control.cancelInspection(toCancel);
+		await instance.control.publishReports(toPublish);
+		const tag = await instance.control.createTag('globex', `E2E tag ${randomUUID().slice(0, 8)}`);
+		await instance.control.updateContact(tagged.id, { tag_ids: [tag.id] });
+		const [moved] = await globex().all<Json & { id: string; start_at: string | null }>(
+			'/v1/events',
+		);
 		if (!moved) throw new Error('The Globex seed has no inspection event');
 		const movedTo = new Date(Date.parse(newTime) + 2 * 60 * MINUTE).toISOString();
-		await control.updateEvent(moved.id, { start_at: movedTo });
-		const appointment = await control.createEvent({
+		await instance.control.updateEvent(moved.id, { start_at: movedTo });
+		const appointment = await instance.control.createEvent({
 			inspection_id: toReschedule,
 			name: 'Key pick-up',
 			start_at: newTime,
@@ -169,7 +165,7 @@ describe('polling trigger', () => {
 
 /** Sandbox-clock times of the polling trigger's contact list requests (one per poll) after `from`. */
 async function globexContactPolls(from: number): Promise<number> {
-	const log = await control.requests({ method: 'GET', pathPrefix: '/v1/contacts' });
+	const log = await instance.control.requests({ method: 'GET', pathPrefix: '/v1/contacts' });
 	return log.data.filter(
 		(entry) =>
 			entry.key === SANDBOX_KEYS.globex &&
@@ -179,41 +175,41 @@ async function globexContactPolls(from: number): Promise<number> {
 }
 
 describe('polling trigger and records it cannot read', () => {
-	afterAll(async () => await control.clearRawRecords());
+	afterAll(async () => await instance.control.clearRawRecords());
 
 	it('reports each unreadable record once, among the changes of the same poll and the polls after it, which all succeed', async () => {
-		const watcher = await ExecutionWatcher.start(rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
+		const watcher = await ExecutionWatcher.start(instance.rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
 		// The first test changes the first three contacts and several inspections; these are others.
-		const contacts = await globex.all<Json & { id: string }>('/v1/contacts');
+		const contacts = await globex().all<Json & { id: string }>('/v1/contacts');
 		const [samePoll, later] = contacts.slice(-2);
-		const [inspection] = await globex.all<Inspection>('/v1/inspections');
-		const now = (await control.getClock()).now;
+		const [inspection] = await globex().all<Inspection>('/v1/inspections');
+		const now = (await instance.control.getClock()).now;
 		const badTime = 'b0b0b0b0-0000-4000-8000-00000000e2e1';
 		const tooDeep = 'b0b0b0b0-0000-4000-8000-00000000e2e2';
 		const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
 		// As a faulty API might serve them, on the first page of Globex's lists, among the records.
-		await control.addRawRecord('globex', 'contacts', 'null');
-		await control.addRawRecord(
+		await instance.control.addRawRecord('globex', 'contacts', 'null');
+		await instance.control.addRawRecord(
 			'globex',
 			'contacts',
 			JSON.stringify({ email: 'no.id@example.com', updated_at: now }),
 		);
-		await control.addRawRecord(
+		await instance.control.addRawRecord(
 			'globex',
 			'inspections',
 			JSON.stringify({ id: badTime, status: 'confirmed', updated_at: 'last Tuesday' }),
 		);
-		await control.addRawRecord(
+		await instance.control.addRawRecord(
 			'globex',
 			'inspections',
 			`{"id":"${tooDeep}","updated_at":"${now}","notes":${deep}}`,
 		);
 		// Text cut in the middle of an emoji: valid JSON, and it once failed every poll.
-		const appointment = await control.createEvent({
+		const appointment = await instance.control.createEvent({
 			inspection_id: inspection.id,
 			name: 'Pick-up \ud83d',
 		});
-		await control.updateContact(samePoll.id, { city: 'Same poll' });
+		await instance.control.updateContact(samePoll.id, { city: 'Same poll' });
 
 		const items: Json[] = [];
 		const unreadable = () => items.filter((item) => typeof item.problem === 'string');
@@ -233,7 +229,7 @@ describe('polling trigger and records it cannot read', () => {
 			{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
 		);
 		// The next poll lists the same raw records again (its overlap reaches them).
-		const reportedAt = Date.parse((await control.getClock()).now);
+		const reportedAt = Date.parse((await instance.control.getClock()).now);
 		await waitFor(
 			'one more poll',
 			async () => (await globexContactPolls(reportedAt)) >= 1 || undefined,
@@ -242,7 +238,7 @@ describe('polling trigger and records it cannot read', () => {
 				intervalMs: 2000,
 			},
 		);
-		await control.updateContact(later.id, { city: 'Two polls later' });
+		await instance.control.updateContact(later.id, { city: 'Two polls later' });
 		await waitFor(
 			'the change two polls later to be reported',
 			async () => {
@@ -293,9 +289,8 @@ describe('polling trigger and records it cannot read', () => {
 });
 
 describe('webhook trigger', () => {
-	const url = webhookUrl(state.n8nUrl);
 	const post = (body: string, headers: Record<string, string>) =>
-		fetch(url, {
+		fetch(webhookUrl(instance.url), {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...headers },
 			body,
@@ -305,22 +300,26 @@ describe('webhook trigger', () => {
 		createHmac('sha256', WEBHOOK_TRIGGER.secret).update(body).digest('hex');
 
 	it('starts an execution for each sandbox webhook, with the event, the id and the re-fetched record', async () => {
-		const watcher = await ExecutionWatcher.start(rest, WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
-		const receiver = await control.addWebhook({
+		const watcher = await ExecutionWatcher.start(
+			instance.rest,
+			WEBHOOK_TRIGGER.id,
+			WEBHOOK_TRIGGER.node,
+		);
+		const receiver = await instance.control.addWebhook({
 			org: 'globex',
-			url,
+			url: webhookUrl(instance.url),
 			secret: WEBHOOK_TRIGGER.secret,
 			secret_header: WEBHOOK_TRIGGER.secretHeader,
 			hmac_header: WEBHOOK_TRIGGER.signatureHeader,
 		});
 		try {
-			const inspection = (await globex.all<Inspection>('/v1/inspections')).find(
+			const inspection = (await globex().all<Inspection>('/v1/inspections')).find(
 				(i) => i.status === 'waiting' || i.status === 'review',
 			);
-			const [contact] = await globex.all<Json & { id: string }>('/v1/contacts');
+			const [contact] = await globex().all<Json & { id: string }>('/v1/contacts');
 			if (!inspection) throw new Error('The Globex seed has no inspection waiting or in review');
-			await control.confirmInspection(inspection.id);
-			await control.updateContact(contact.id, { notes: 'changed for the webhook test' });
+			await instance.control.confirmInspection(inspection.id);
+			await instance.control.updateContact(contact.id, { notes: 'changed for the webhook test' });
 
 			const items: Json[] = [];
 			await waitFor(
@@ -345,17 +344,21 @@ describe('webhook trigger', () => {
 				id: contact.id,
 				notes: 'changed for the webhook test',
 			});
-			const deliveries = (await control.deliveries()).data.filter(
+			const deliveries = (await instance.control.deliveries()).data.filter(
 				(attempt) => attempt.receiver_id === receiver.id,
 			);
 			expect(deliveries.map((attempt) => attempt.status)).toEqual([200, 200]);
 		} finally {
-			await control.removeWebhook(receiver.id);
+			await instance.control.removeWebhook(receiver.id);
 		}
 	});
 
 	it('answers 401 and starts nothing when the secret or the signature is wrong', async () => {
-		const watcher = await ExecutionWatcher.start(rest, WEBHOOK_TRIGGER.id, WEBHOOK_TRIGGER.node);
+		const watcher = await ExecutionWatcher.start(
+			instance.rest,
+			WEBHOOK_TRIGGER.id,
+			WEBHOOK_TRIGGER.node,
+		);
 		const before = await watcher.count();
 		const body = JSON.stringify({
 			event: 'inspection.confirmed',
@@ -390,7 +393,7 @@ describe('webhook trigger', () => {
 
 describe('webhook trigger v2, secret in a credential', () => {
 	const post = async (body: string, secret: string = REPLAY_TRIGGER.secret) => {
-		const response = await fetch(replayTriggerUrl(state.n8nUrl), {
+		const response = await fetch(replayTriggerUrl(instance.url), {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', [REPLAY_TRIGGER.secretHeader]: secret },
 			body,
@@ -407,7 +410,11 @@ describe('webhook trigger v2, secret in a credential', () => {
 		});
 
 	it('starts one execution per delivery (X once, then Y 3 times), and saves both ids in the static data', async () => {
-		const watcher = await ExecutionWatcher.start(rest, REPLAY_TRIGGER.id, REPLAY_TRIGGER.node);
+		const watcher = await ExecutionWatcher.start(
+			instance.rest,
+			REPLAY_TRIGGER.id,
+			REPLAY_TRIGGER.node,
+		);
 		const before = await watcher.count();
 		const first = randomUUID();
 		const repeated = randomUUID();
@@ -438,7 +445,7 @@ describe('webhook trigger v2, secret in a credential', () => {
 		expect(await watcher.count()).toBe(before + 2);
 
 		// The memory outlives the process only through n8n's database: both ids must be there.
-		const userFolder = await e2eUserFolder();
+		const { userFolder } = instance;
 		const database = new N8nDatabase(userFolder.runtime, userFolder.folder);
 		const saved = await waitFor(
 			"both delivery ids in the workflow's saved static data",

@@ -6,21 +6,16 @@
  * to the client); with it on (the default) it outputs the report the first
  * run left: one report, one email.
  */
-import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import { sanitizeFilename } from '../../nodes/shared/filenames';
 import type { ExecutionOutput } from '../../scripts/n8n-instance';
 import { nodeItems } from '../../scripts/n8n-instance';
 import { RETRIED_FILE_NAME, RETRIED_PDF, RETRIED_UPLOAD_ID } from './workflows/uploads';
-import { e2eUserFolder } from './support/n8n';
-import { SandboxApi } from './support/sandbox-api';
-import { readState } from './support/state';
+import { useN8n } from './support/instance';
 
 type Json = Record<string, unknown>;
 
-const state = readState();
-const control = new SandboxControl(state.sandboxUrl);
-const api = new SandboxApi(state.sandboxUrl);
+const instance = useN8n('uploads', { template: 'suite', server: false });
 const storedName = sanitizeFilename(RETRIED_FILE_NAME);
 
 let output: ExecutionOutput;
@@ -29,33 +24,33 @@ let withSkip: string;
 const attachmentsPath = (inspectionId: string) => `/v1/inspections/${inspectionId}/attachments`;
 /** What the workflow sent to an inspection's attachments, in order (the tests' own reads use another key). */
 const sent = async (inspectionId: string) =>
-	(await control.requests({ pathPrefix: attachmentsPath(inspectionId) })).data
+	(await instance.control.requests({ pathPrefix: attachmentsPath(inspectionId) })).data
 		.filter((entry) => entry.key !== SANDBOX_KEYS.acmeStaff)
 		.map((entry) => [entry.method, entry.status, entry.fault ?? null, entry.query.kind ?? null]);
 const retriedReports = async (inspectionId: string) =>
-	(await api.all<Json>(attachmentsPath(inspectionId), { kind: 'report' })).filter(
+	(await instance.api.all<Json>(attachmentsPath(inspectionId), { kind: 'report' })).filter(
 		(report) => report.filename === storedName,
 	);
 const emailsFor = async (inspectionId: string) =>
-	(await control.emails()).data.filter((email) => email.inspection_id === inspectionId);
+	(await instance.control.emails()).data.filter((email) => email.inspection_id === inspectionId);
 
 beforeAll(async () => {
-	await control.reset();
-	await control.clearRequests();
+	await instance.control.reset();
+	await instance.control.clearRequests();
 	// The workflow's choice: the first two confirmed inspections by id.
-	[withoutSkip, withSkip] = (await api.all<Json>('/v1/inspections'))
+	[withoutSkip, withSkip] = (await instance.api.all<Json>('/v1/inspections'))
 		.filter((inspection) => inspection.status === 'confirmed')
 		.map((inspection) => String(inspection.id))
 		.sort();
 	expect(await emailsFor(withoutSkip)).toEqual([]);
 	expect(await emailsFor(withSkip)).toEqual([]);
-	await control.queueFaults(
+	await instance.control.queueFaults(
 		{ kind: 'reset', method: 'POST', path: attachmentsPath(withoutSkip) },
 		{ kind: 'reset', method: 'POST', path: attachmentsPath(withSkip) },
 	);
-	const n8n = await e2eUserFolder();
+	const n8n = instance.userFolder;
 	output = await n8n.execute(RETRIED_UPLOAD_ID);
-}, 5 * 60_000);
+}, 10 * 60_000);
 
 it('without Skip Duplicates, Retry On Fail uploads the report twice: the client gets two emails', async () => {
 	// The first answer was lost (status 0) after the server had stored the report; n8n tried again.

@@ -4,20 +4,15 @@
  * plan's requests in the sandbox log, a second run that updates instead of
  * creating (retry safety), and the files in binary, fetched without the key.
  */
-import { SandboxControl } from '../../sandbox/client';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import type { ExecutionOutput, N8nUserFolder } from '../../scripts/n8n-instance';
 import { nodeItems } from '../../scripts/n8n-instance';
 import { UPSERT_EMAIL, UPSERT_ID } from './workflows/upsert';
-import { e2eUserFolder } from './support/n8n';
-import { SandboxApi } from './support/sandbox-api';
-import { readState } from './support/state';
+import { useN8n } from './support/instance';
 
 type Json = Record<string, unknown>;
 
-const state = readState();
-const control = new SandboxControl(state.sandboxUrl);
-const api = new SandboxApi(state.sandboxUrl);
+const instance = useN8n('upsert', { template: 'suite', server: false });
 
 let n8n: N8nUserFolder;
 let first: ExecutionOutput;
@@ -26,23 +21,23 @@ let second: ExecutionOutput;
 const contactReads: Array<Array<{ query: Record<string, string | string[]> }>> = [];
 
 const readsOfRun = async () =>
-	(await control.requests({ method: 'GET', pathPrefix: '/v1/contacts' })).data.filter(
+	(await instance.control.requests({ method: 'GET', pathPrefix: '/v1/contacts' })).data.filter(
 		(entry) => entry.key !== SANDBOX_KEYS.acmeStaff,
 	);
 const json = (output: ExecutionOutput, node: string): Json[] =>
 	nodeItems(output, node).map((item) => item.json);
 
 beforeAll(async () => {
-	await control.reset();
-	n8n = await e2eUserFolder();
+	await instance.control.reset();
+	n8n = instance.userFolder;
 	for (const run of [0, 1]) {
-		await control.clearRequests();
+		await instance.control.clearRequests();
 		const output = await n8n.execute(UPSERT_ID);
 		if (run === 0) first = output;
 		else second = output;
 		contactReads.push(await readsOfRun());
 	}
-}, 8 * 60_000);
+}, 10 * 60_000);
 
 it('creates the new email once, updates the matched contact, and marks each item', async () => {
 	const items = json(first, 'Create or update');
@@ -52,7 +47,7 @@ it('creates the new email once, updates the matched contact, and marks each item
 	expect(items[1]).toMatchObject({ id: existing.id, email: existing.email, first_name: 'Matched' });
 	// The third item's email is the first's in upper case: it updates what the first created.
 	expect(items[2]).toMatchObject({ id: items[0].id, first_name: 'Second' });
-	const stored = await api.get<{ data: Json[] }>('/v1/contacts', { email: UPSERT_EMAIL });
+	const stored = await instance.api.get<{ data: Json[] }>('/v1/contacts', { email: UPSERT_EMAIL });
 	expect(stored.data.map((contact) => contact.id)).toEqual([items[0].id]);
 });
 
@@ -73,7 +68,7 @@ it('a second run of the same workflow updates the contacts and creates none (ret
 	const created = json(first, 'Create or update');
 	expect(items.map((item) => item.action)).toEqual(['updated', 'updated', 'updated']);
 	expect(items.map((item) => item.id)).toEqual(created.map((item) => item.id));
-	const stored = await api.get<{ data: Json[] }>('/v1/contacts', { email: UPSERT_EMAIL });
+	const stored = await instance.api.get<{ data: Json[] }>('/v1/contacts', { email: UPSERT_EMAIL });
 	expect(stored.data).toHaveLength(1);
 });
 
@@ -88,7 +83,7 @@ it("downloads a contact's photo and an inspection's cover photo into binary, wit
 		const reference = Buffer.from(await (await fetch(String(item.json[field]))).arrayBuffer());
 		expect(n8n.readBinary(binary!).equals(reference)).toBe(true);
 	}
-	const files = (await control.requests({ pathPrefix: '/files/' })).data;
+	const files = (await instance.control.requests({ pathPrefix: '/files/' })).data;
 	expect(files.length).toBeGreaterThan(0);
 	expect(files.every((entry) => entry.key === null)).toBe(true);
 });

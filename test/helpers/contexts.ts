@@ -31,11 +31,9 @@ import {
 	buildWorkflow,
 	coreContainer,
 	credentialData,
-	latestVersion,
 	NodeTypeRegistry,
-	nodeCredentials,
 	type TestCredentials,
-	typeName,
+	testedNode,
 } from './runtime';
 
 interface SingleNodeOptions {
@@ -51,26 +49,34 @@ function singleNodeWorkflow(
 	extraCredentials: INode['credentials'] = {},
 	workflowId?: string,
 ) {
-	const type = typeName(options.node);
-	const node: INode = {
-		id: 'harness-trigger',
-		name: 'Trigger',
-		type,
-		typeVersion: options.typeVersion ?? latestVersion(options.node),
-		position: [0, 0],
-		parameters: options.parameters,
-		credentials: { ...nodeCredentials(options.credentials), ...extraCredentials },
-	};
+	const node = testedNode(
+		options,
+		{ id: 'harness-trigger', name: 'Trigger', position: [0, 0] },
+		extraCredentials,
+	);
 	const workflow = buildWorkflow(
 		[node],
 		{},
-		new NodeTypeRegistry().add(type, options.node),
+		new NodeTypeRegistry().add(node.type, options.node),
 		staticData,
 		undefined,
 		workflowId,
 	);
 	// The Workflow constructor fills parameter defaults into its own node object.
 	return { workflow, node: workflow.getNode(node.name) as INode };
+}
+
+/**
+ * One workflow id per static data object, as n8n tells triggers apart: calls that share their
+ * static data are one trigger (one workflow); a fresh object, or none, is another.
+ */
+const workflowIds = new WeakMap<IDataObject, string>();
+
+function workflowIdFor(staticData: IDataObject | undefined): string {
+	if (staticData === undefined) return `harness-${randomUUID()}`;
+	const id = workflowIds.get(staticData) ?? `harness-${randomUUID()}`;
+	workflowIds.set(staticData, id);
+	return id;
 }
 
 export interface RunPollOptions extends SingleNodeOptions {
@@ -91,21 +97,14 @@ export interface RunPollResult {
 	error?: ExecutionError;
 }
 
-/**
- * Polls that share their static data are one trigger (one workflow); a fresh
- * static data object is another, as n8n tells trigger nodes apart.
- */
-const triggerIds = new WeakMap<IDataObject, string>();
-
 export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	const core = await bootN8nCore();
 	const staticData = options.staticData ?? {};
-	if (!triggerIds.has(staticData)) triggerIds.set(staticData, `harness-workflow-${randomUUID()}`);
 	const { workflow, node } = singleNodeWorkflow(
 		options,
 		staticData,
 		undefined,
-		triggerIds.get(staticData),
+		workflowIdFor(staticData),
 	);
 	const mode = options.mode ?? 'trigger';
 	const budget = options.pollBudgetMs;
@@ -153,16 +152,6 @@ export interface RunWebhookResult {
 	/** What the node wrote to the HTTP response itself (e.g. a 401). */
 	response: RecordedResponse;
 	error?: Error;
-}
-
-/** One workflow id per static data object, so calls that share static data share a workflow. */
-const workflowIds = new WeakMap<IDataObject, string>();
-
-function workflowIdFor(staticData: IDataObject | undefined): string {
-	if (staticData === undefined) return `harness-${randomUUID()}`;
-	const id = workflowIds.get(staticData) ?? `harness-${randomUUID()}`;
-	workflowIds.set(staticData, id);
-	return id;
 }
 
 /** Enough of express's Response for a webhook node that answers by itself. */

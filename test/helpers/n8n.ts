@@ -49,10 +49,9 @@ import {
 	buildWorkflow,
 	coreContainer,
 	credentialData,
-	latestVersion,
 	NodeTypeRegistry,
-	nodeCredentials,
 	type TestCredentials,
+	testedNode,
 	typeName,
 } from './runtime';
 
@@ -174,19 +173,13 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		position: [0, 0],
 		parameters: {},
 	};
-	const testedNode: INode = {
-		id: 'harness-node',
-		name: NODE_UNDER_TEST,
-		type: typeName(nodeType),
-		typeVersion: options.typeVersion ?? latestVersion(nodeType),
-		position: [200, 0],
-		parameters: options.parameters,
-		credentials: nodeCredentials(options.credentials),
+	const underTest: INode = {
+		...testedNode(options, { id: 'harness-node', name: NODE_UNDER_TEST, position: [200, 0] }),
 		...(options.continueOnFail ? { continueOnFail: true } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const workflow = buildWorkflow(
-		[inputNode, testedNode],
+		[inputNode, underTest],
 		{
 			[INPUT_NODE]: {
 				main: [[{ node: NODE_UNDER_TEST, type: 'main' as NodeConnectionType, index: 0 }]],
@@ -202,7 +195,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		name: workflow.name ?? '',
 		active: false,
 		isArchived: false,
-		nodes: [inputNode, testedNode],
+		nodes: [inputNode, underTest],
 		connections: workflow.connectionsBySourceNode,
 		createdAt: new Date(),
 		updatedAt: new Date(),

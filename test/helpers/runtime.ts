@@ -15,6 +15,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
+	INodeParameters,
 	INodeType,
 	INodeTypes,
 	IVersionedNodeType,
@@ -127,6 +128,26 @@ export function nodeCredentials(credentials?: TestCredentials): INode['credentia
 	return credentials === undefined
 		? undefined
 		: { [CREDENTIAL_TYPE]: { id: 'harness-credential', name: 'Test credential' } };
+}
+
+/** The node a harness runs: the package's node type at `typeVersion` (else its latest). */
+export function testedNode(
+	options: {
+		node: INodeType | IVersionedNodeType;
+		parameters: INodeParameters;
+		credentials?: TestCredentials;
+		typeVersion?: number;
+	},
+	place: { id: string; name: string; position: [number, number] },
+	extraCredentials: INode['credentials'] = {},
+): INode {
+	return {
+		...place,
+		type: typeName(options.node),
+		typeVersion: options.typeVersion ?? latestVersion(options.node),
+		parameters: options.parameters,
+		credentials: { ...nodeCredentials(options.credentials), ...extraCredentials },
+	};
 }
 
 let executionCounter = 0;

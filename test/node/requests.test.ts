@@ -44,50 +44,120 @@ const SINCE = '2024-01-02T03:04:05Z';
 const FROM = '2020-01-01T00:00:00Z';
 const TO = '2030-01-01T00:00:00Z';
 
+/**
+ * Each list's filters, every one set, as the node takes them and as they go on the wire. Count
+ * sends them with `limit=1`; Get Many (Limit 5, sorted where the list sorts) with a full page.
+ */
+const LISTS: Array<{
+	resource: string;
+	path: string;
+	filters: INodeParameters;
+	query: IDataObject;
+	sort?: { parameters: INodeParameters; query: string };
+}> = [
+	{
+		resource: 'agency',
+		path: '/v1/agencies',
+		filters: { ids: '<agency>' },
+		query: { ids: '<agency>' },
+	},
+	{
+		resource: 'attachment',
+		path: '/v1/attachments',
+		filters: {
+			inspection_id: byId('<report inspection>'),
+			kind: 'report',
+			updated_since: SINCE,
+			visible_to_client: true,
+		},
+		query: {
+			inspection_id: '<report inspection>',
+			kind: 'report',
+			updated_since: SINCE,
+			visible_to_client: 'true',
+		},
+	},
+	{
+		resource: 'contact',
+		path: '/v1/contacts',
+		filters: {
+			agency_id: byId('<agency>'),
+			email: 'someone@example.com',
+			ids: '<contact>, <other contact>',
+			role: 'agent',
+			search: 'mar',
+			tag_id: '<tag id>',
+			tag: ['<tag>', 'Top Agent'],
+			updated_since: SINCE,
+		},
+		query: {
+			agency_id: '<agency>',
+			email: 'someone@example.com',
+			ids: '<contact>,<other contact>',
+			role: 'agent',
+			search: 'mar',
+			tag_id: '<tag id>',
+			tag: ['<tag>', 'Top Agent'],
+			updated_since: SINCE,
+		},
+		sort: { parameters: { sort: 'last_name', sortDirection: 'desc' }, query: '-last_name' },
+	},
+	{
+		resource: 'inspection',
+		path: '/v1/inspections',
+		filters: {
+			ids: '<confirmed inspection>',
+			include_canceled: true,
+			include_deleted: true,
+			updated_since: SINCE,
+		},
+		query: {
+			ids: '<confirmed inspection>',
+			include_canceled: 'true',
+			include_deleted: 'true',
+			updated_since: SINCE,
+		},
+		sort: { parameters: { sort: 'scheduled_for', sortDirection: 'asc' }, query: 'scheduled_for' },
+	},
+	{
+		resource: 'inspectionEvent',
+		path: '/v1/events',
+		filters: { ids: '<event>', inspection_id: byId('<event inspection>'), updated_since: SINCE },
+		query: { ids: '<event>', inspection_id: '<event inspection>', updated_since: SINCE },
+	},
+	{ resource: 'tag', path: '/v1/tags', filters: {}, query: {} },
+];
+
+function countAndGetMany({ resource, path, filters, query, sort }: (typeof LISTS)[number]): Row[] {
+	const every = Object.keys(filters).length > 0 ? 'every filter' : 'no filter';
+	return [
+		{
+			title: every,
+			parameters: { resource, operation: 'count', filters },
+			wire: [{ method: 'GET', path, query: { ...query, limit: '1' } }],
+		},
+		{
+			title: `${every}${sort ? ', sorted' : ''}, Limit 5`,
+			parameters: { resource, operation: 'getAll', limit: 5, ...sort?.parameters, filters },
+			wire: [
+				{
+					method: 'GET',
+					path,
+					query: { ...query, ...(sort ? { sort: sort.query } : {}), limit: '200' },
+				},
+			],
+		},
+	];
+}
+
 const rows: Row[] = [
 	// Agency
-	{
-		title: 'by IDs',
-		parameters: { resource: 'agency', operation: 'count', filters: { ids: '<agency>' } },
-		wire: [{ method: 'GET', path: '/v1/agencies', query: { ids: '<agency>', limit: '1' } }],
-	},
 	{
 		title: 'one item',
 		parameters: { resource: 'agency', operation: 'get', id: byId('<agency>') },
 		wire: [{ method: 'GET', path: '/v1/agencies', query: { ids: '<agency>', limit: '200' } }],
 	},
-	{
-		title: 'Limit 5, by IDs',
-		parameters: { resource: 'agency', operation: 'getAll', limit: 5, filters: { ids: '<agency>' } },
-		wire: [{ method: 'GET', path: '/v1/agencies', query: { ids: '<agency>', limit: '200' } }],
-	},
 	// Attachment
-	{
-		title: 'every filter',
-		parameters: {
-			resource: 'attachment',
-			operation: 'count',
-			filters: {
-				inspection_id: byId('<report inspection>'),
-				kind: 'report',
-				updated_since: SINCE,
-				visible_to_client: true,
-			},
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/attachments',
-				query: {
-					inspection_id: '<report inspection>',
-					kind: 'report',
-					updated_since: SINCE,
-					visible_to_client: 'true',
-					limit: '1',
-				},
-			},
-		],
-	},
 	{
 		title: 'from the attachment list: the list, then the signed link without the key',
 		parameters: {
@@ -128,33 +198,6 @@ const rows: Row[] = [
 				method: 'GET',
 				path: '/v1/inspections/<report inspection>/attachments',
 				query: { limit: '200' },
-			},
-		],
-	},
-	{
-		title: 'every filter, Limit 5',
-		parameters: {
-			resource: 'attachment',
-			operation: 'getAll',
-			limit: 5,
-			filters: {
-				inspection_id: byId('<report inspection>'),
-				kind: 'report',
-				updated_since: SINCE,
-				visible_to_client: true,
-			},
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/attachments',
-				query: {
-					inspection_id: '<report inspection>',
-					kind: 'report',
-					updated_since: SINCE,
-					visible_to_client: 'true',
-					limit: '200',
-				},
 			},
 		],
 	},
@@ -268,40 +311,6 @@ const rows: Row[] = [
 	},
 	// Contact
 	{
-		title: 'every filter',
-		parameters: {
-			resource: 'contact',
-			operation: 'count',
-			filters: {
-				agency_id: byId('<agency>'),
-				email: 'someone@example.com',
-				ids: '<contact>, <other contact>',
-				role: 'agent',
-				search: 'mar',
-				tag_id: '<tag id>',
-				tag: ['<tag>', 'Top Agent'],
-				updated_since: SINCE,
-			},
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/contacts',
-				query: {
-					agency_id: '<agency>',
-					email: 'someone@example.com',
-					ids: '<contact>,<other contact>',
-					role: 'agent',
-					search: 'mar',
-					tag_id: '<tag id>',
-					tag: ['<tag>', 'Top Agent'],
-					updated_since: SINCE,
-					limit: '1',
-				},
-			},
-		],
-	},
-	{
 		title: 'every field, tags by name, the agency by name',
 		parameters: {
 			resource: 'contact',
@@ -399,44 +408,6 @@ const rows: Row[] = [
 		title: 'one item',
 		parameters: { resource: 'contact', operation: 'get', id: byId('<contact>') },
 		wire: [{ method: 'GET', path: '/v1/contacts', query: { ids: '<contact>', limit: '200' } }],
-	},
-	{
-		title: 'every filter, sorted, Limit 5',
-		parameters: {
-			resource: 'contact',
-			operation: 'getAll',
-			limit: 5,
-			sort: 'last_name',
-			sortDirection: 'desc',
-			filters: {
-				agency_id: byId('<agency>'),
-				email: 'someone@example.com',
-				ids: '<contact>, <other contact>',
-				role: 'agent',
-				search: 'mar',
-				tag_id: '<tag id>',
-				tag: ['<tag>', 'Top Agent'],
-				updated_since: SINCE,
-			},
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/contacts',
-				query: {
-					agency_id: '<agency>',
-					email: 'someone@example.com',
-					ids: '<contact>,<other contact>',
-					role: 'agent',
-					search: 'mar',
-					tag_id: '<tag id>',
-					tag: ['<tag>', 'Top Agent'],
-					updated_since: SINCE,
-					sort: '-last_name',
-					limit: '200',
-				},
-			},
-		],
 	},
 	{
 		title: 'the address as given',
@@ -651,32 +622,6 @@ const rows: Row[] = [
 	},
 	// Inspection
 	{
-		title: 'every filter',
-		parameters: {
-			resource: 'inspection',
-			operation: 'count',
-			filters: {
-				ids: '<confirmed inspection>',
-				include_canceled: true,
-				include_deleted: true,
-				updated_since: SINCE,
-			},
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/inspections',
-				query: {
-					ids: '<confirmed inspection>',
-					include_canceled: 'true',
-					include_deleted: 'true',
-					updated_since: SINCE,
-					limit: '1',
-				},
-			},
-		],
-	},
-	{
 		title: 'the record, then its cover photo’s signed link without the key',
 		parameters: {
 			resource: 'inspection',
@@ -708,94 +653,13 @@ const rows: Row[] = [
 			},
 		],
 	},
-	{
-		title: 'every filter, sorted, Limit 5',
-		parameters: {
-			resource: 'inspection',
-			operation: 'getAll',
-			limit: 5,
-			sort: 'scheduled_for',
-			sortDirection: 'asc',
-			filters: {
-				ids: '<confirmed inspection>',
-				include_canceled: true,
-				include_deleted: true,
-				updated_since: SINCE,
-			},
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/inspections',
-				query: {
-					ids: '<confirmed inspection>',
-					include_canceled: 'true',
-					include_deleted: 'true',
-					updated_since: SINCE,
-					sort: 'scheduled_for',
-					limit: '200',
-				},
-			},
-		],
-	},
 	// Inspection event
-	{
-		title: 'every filter',
-		parameters: {
-			resource: 'inspectionEvent',
-			operation: 'count',
-			filters: { ids: '<event>', inspection_id: byId('<event inspection>'), updated_since: SINCE },
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/events',
-				query: {
-					ids: '<event>',
-					inspection_id: '<event inspection>',
-					updated_since: SINCE,
-					limit: '1',
-				},
-			},
-		],
-	},
 	{
 		title: 'one item',
 		parameters: { resource: 'inspectionEvent', operation: 'get', id: byId('<event>') },
 		wire: [{ method: 'GET', path: '/v1/events', query: { ids: '<event>', limit: '200' } }],
 	},
-	{
-		title: 'every filter, Limit 5',
-		parameters: {
-			resource: 'inspectionEvent',
-			operation: 'getAll',
-			limit: 5,
-			filters: { ids: '<event>', inspection_id: byId('<event inspection>'), updated_since: SINCE },
-		},
-		wire: [
-			{
-				method: 'GET',
-				path: '/v1/events',
-				query: {
-					ids: '<event>',
-					inspection_id: '<event inspection>',
-					updated_since: SINCE,
-					limit: '200',
-				},
-			},
-		],
-	},
-	// Tag
-	{
-		title: 'all tags',
-		parameters: { resource: 'tag', operation: 'count' },
-		wire: [{ method: 'GET', path: '/v1/tags', query: { limit: '1' } }],
-	},
-	{
-		title: 'Limit 5',
-		parameters: { resource: 'tag', operation: 'getAll', limit: 5 },
-		wire: [{ method: 'GET', path: '/v1/tags', query: { limit: '200' } }],
-	},
+	...LISTS.flatMap(countAndGetMany),
 ];
 
 /** The demo-seed records the rows name, by placeholder. */

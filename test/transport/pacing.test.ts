@@ -9,28 +9,30 @@ import { apiRequest } from '../../nodes/shared/transport/request';
 import { Pacer, PACING_WINDOW_MS } from '../../nodes/shared/transport/retry';
 import { withExecuteContext, withSandbox } from '../helpers/n8n';
 
-describe('Pacer on a virtual clock', () => {
-	/** A clock that only moves when every caller is asleep, as time would for a waiting process. */
-	function virtualTime() {
-		let now = 0;
-		const sleepers: Array<{ until: number; wake: () => void }> = [];
-		return {
-			now: () => now,
-			nap: (ms: number) => new Promise<void>((wake) => sleepers.push({ until: now + ms, wake })),
-			/** Runs until all sleepers are done: advances to the earliest wake-up each round. */
-			async resultOf(done: () => boolean) {
-				for (let round = 0; round < 10_000 && !done(); round++) {
-					await new Promise((resolve) => setImmediate(resolve));
-					if (sleepers.length === 0) continue;
-					sleepers.sort((a, b) => a.until - b.until);
-					const next = sleepers.shift()!;
-					now = Math.max(now, next.until);
-					next.wake();
-				}
-			},
-		};
-	}
+/**
+ * A clock that only moves when every caller is asleep, as time would for a waiting process:
+ * `resultOf` runs until `done`, jumping to the earliest wake-up whenever nobody can run.
+ */
+function virtualTime() {
+	let now = 0;
+	const sleepers: Array<{ until: number; wake: () => void }> = [];
+	return {
+		now: () => now,
+		nap: (ms: number) => new Promise<void>((wake) => sleepers.push({ until: now + ms, wake })),
+		async resultOf(done: () => boolean) {
+			for (let round = 0; round < 200_000 && !done(); round++) {
+				await new Promise((resolve) => setImmediate(resolve));
+				if (sleepers.length === 0) continue;
+				sleepers.sort((a, b) => a.until - b.until);
+				const next = sleepers.shift()!;
+				now = Math.max(now, next.until);
+				next.wake();
+			}
+		},
+	};
+}
 
+describe('Pacer on a virtual clock', () => {
 	it('two concurrent callers share 20 per minute and never exceed it in any window', async () => {
 		const time = virtualTime();
 		const pacer = new Pacer(20, PACING_WINDOW_MS, time.now, time.nap);
@@ -134,28 +136,8 @@ describe('pacing against the sandbox (20 per minute on both sides)', () => {
 });
 
 describe('pacing under contention (virtual clock)', () => {
-	/** Every caller sleeps on one clock that jumps to the earliest wake-up once nobody can run. */
-	function sharedTime() {
-		let now = 0;
-		const sleepers: Array<{ until: number; wake: () => void }> = [];
-		return {
-			now: () => now,
-			nap: (ms: number) => new Promise<void>((wake) => sleepers.push({ until: now + ms, wake })),
-			async resultOf(done: () => boolean) {
-				for (let round = 0; round < 200_000 && !done(); round++) {
-					await new Promise((resolve) => setImmediate(resolve));
-					if (sleepers.length === 0) continue;
-					sleepers.sort((a, b) => a.until - b.until);
-					const next = sleepers.shift()!;
-					now = Math.max(now, next.until);
-					next.wake();
-				}
-			},
-		};
-	}
-
 	it('a 429 pauses every caller of the key until Retry-After and halves the rate; answers bring it back', async () => {
-		const time = sharedTime();
+		const time = virtualTime();
 		const pacer = new Pacer(120, PACING_WINDOW_MS, time.now, time.nap);
 		const limited = await pacer.acquire();
 		const other = await pacer.acquire();
@@ -190,8 +172,8 @@ describe('pacing under contention (virtual clock)', () => {
 		expect(time.now()).toBeGreaterThan(3 * PACING_WINDOW_MS);
 	});
 
-	it('four processes under one key (four pacers, one server window) resultOf near the shared budget', async () => {
-		const time = sharedTime();
+	it('four processes under one key (four pacers, one server window) end near the shared budget', async () => {
+		const time = virtualTime();
 		const LIMIT = 120;
 		const admitted: number[] = [];
 		let limitedCount = 0;

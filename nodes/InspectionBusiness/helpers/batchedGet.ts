@@ -46,9 +46,8 @@ type Group = { query: IDataObject; ids: Set<string> };
 type GroupResult = Map<string, IDataObject> | { failed: unknown };
 
 /**
- * The operation's `executeBatch`: the returned function is the frame right
- * below the node's execute, and calls `getByIds` itself, so a Get is as few
- * frames from its request as a Get Many.
+ * The operation's `executeBatch`: the items that share one set of query
+ * options are read together, by `getByIds`, and each item gets its record.
  */
 export function batchedGet(config: BatchedGetConfig) {
 	return async function executeBatch(

@@ -10,7 +10,8 @@ import { CHROMIUM, CHROMIUM_ARGS, freshUserDataDir } from '../../../scripts/chro
 import type { OwnerAccount } from '../../../scripts/n8n-rest';
 import { waitFor } from '../../../scripts/processes';
 
-const UI_TIMEOUT_MS = 30_000;
+/** Generous: the suite runs other n8n instances and tests beside the browser on 2 cores. */
+const UI_TIMEOUT_MS = 60_000;
 
 export class Editor {
 	private constructor(

@@ -156,16 +156,8 @@ function triggerWorkflow(letter: Letter) {
 	]);
 }
 
-/**
- * Edits the trigger's events as a user in the editor would, and publishes the
- * new version. n8n's poller activates it before it answers; the publication
- * service (on with the durable scheduler) applies it in the background.
- */
-async function selectEvents(
-	{ n8n, scheduler }: Misfires,
-	letter: Letter,
-	events: string[],
-): Promise<void> {
+/** Edits the trigger's events as a user in the editor would, and publishes the new version. */
+async function selectEvents({ n8n }: Misfires, letter: Letter, events: string[]): Promise<void> {
 	const workflow = await n8n.rest.rest<Json & { nodes: Json[]; versionId: string }>(
 		'GET',
 		`/rest/workflows/${idOf(letter)}`,
@@ -180,8 +172,7 @@ async function selectEvents(
 		connections: workflow.connections,
 		versionId: workflow.versionId,
 	});
-	if (scheduler === 'durable') await n8n.rest.publish(idOf(letter));
-	else await n8n.rest.publishWorkflow(idOf(letter));
+	await n8n.rest.publish(idOf(letter));
 }
 
 export interface Misfires {
@@ -199,7 +190,11 @@ export async function startMisfires(scheduler: Scheduler): Promise<Misfires> {
 		'demo',
 		(url) => Object.values(KEYS).map((key) => sandboxCredential(url, key)),
 	);
-	const off = Object.fromEntries(Object.keys(DURABLE_SCHEDULER).map((name) => [name, 'false']));
+	// n8n 2.41's own defaults: no durable scheduler, the publication service on.
+	const off = {
+		...Object.fromEntries(Object.keys(DURABLE_SCHEDULER).map((name) => [name, 'false'])),
+		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	};
 	// New York's zone: a time without an offset read in the server's zone would be 5 hours off.
 	await n8n.start({ TZ: 'America/New_York', ...(scheduler === 'poller' ? off : {}) });
 	const reports = new Reports(n8n);

@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 export const STATE_ENV = 'IB_E2E_STATE';
 
 export interface E2eState {
-	/** Temporary folder of this run (user folder, tarball, locks); removed by the teardown. */
+	/** Temporary folder of this run (templates, each file's n8n, the tarball); removed by the teardown. */
 	workDir: string;
-	/** N8N_USER_FOLDER of the n8n instance. */
-	userFolder: string;
-	/** The running `n8n start`. */
-	n8nUrl: string;
-	/** The sandbox both the credentials and the control client use. */
-	sandboxUrl: string;
+	/**
+	 * Stopped n8n user folders that each test file copies into an n8n of its own.
+	 * `fresh`: a newcomer's n8n (the owner, the package installed, nothing imported).
+	 * `suite`: the same with the examples, the e2e workflows and their credentials imported.
+	 */
+	templates: { fresh: string; suite: string };
 	/** The packed tarball that was installed into n8n. */
 	tarball: string;
 	/** Where tests put screenshots and logs (kept after the run). */

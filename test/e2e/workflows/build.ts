@@ -10,6 +10,42 @@ export const NODE_TYPES = {
 	webhook: `${PACKAGE_NAME}.inspectionBusinessWebhookTrigger`,
 } as const;
 
+/**
+ * A poll every 15 seconds. n8n refuses a poll time of less than a minute, so
+ * these are four times a minute at fixed seconds, each a job of its own.
+ * `twice`: each time twice, so that n8n starts two polls at every occurrence.
+ */
+export function every15Seconds(twice = false): { item: Array<Record<string, string>> } {
+	const seconds = ['0', '15', '30', '45'].flatMap((second) =>
+		twice ? [second, second] : [second],
+	);
+	return {
+		item: seconds.map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+	};
+}
+
+/**
+ * The workflow with each polling trigger polling every 15 seconds. The e2e suite runs the
+ * trigger-led examples this way: what they do is the same, and a test waits for a poll, not
+ * for a minute (the newcomer's test keeps n8n's own every-minute default).
+ */
+export function polledEvery15Seconds(workflow: N8nWorkflow): N8nWorkflow {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.type === NODE_TYPES.poll
+				? {
+						...node,
+						parameters: {
+							...(node.parameters as Record<string, unknown>),
+							pollTimes: every15Seconds(),
+						},
+					}
+				: node,
+		),
+	};
+}
+
 export interface CredentialRef {
 	id: string;
 	name: string;

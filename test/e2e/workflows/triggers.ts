@@ -1,10 +1,10 @@
 /**
- * The trigger workflows: published before `n8n start`, so that the server
- * activates them. They watch Globex, the sandbox organization no other e2e
- * file writes to.
+ * The trigger workflows, which the triggers file publishes in its n8n. They
+ * watch Globex, a sandbox organization of its own; the polling one polls every
+ * 15 seconds.
  */
 import type { N8nCredential, N8nWorkflow } from '../../../scripts/n8n-instance';
-import { chain, NODE_TYPES } from './build';
+import { chain, every15Seconds, NODE_TYPES } from './build';
 
 export const GLOBEX_CREDENTIAL = {
 	id: 'IbSandboxGlobex1',
@@ -37,7 +37,7 @@ export function pollTriggerWorkflow(): N8nWorkflow {
 			type: NODE_TYPES.poll,
 			typeVersion: 1,
 			parameters: {
-				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				pollTimes: every15Seconds(),
 				events: [...POLLED_EVENTS],
 				options: {},
 			},

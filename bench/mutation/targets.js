@@ -1,0 +1,41 @@
+/**
+ * What the mutation bench mutates, and the unit tests that run against each
+ * target: those that exercise its code in-process (no n8n install, no browser,
+ * no re-seeded sandbox per test), and none that reads the source text (StrykerJS rewrites it).
+ */
+const TARGETS = {
+	'trigger-core': {
+		mutate: ['nodes/InspectionBusinessTrigger/core/**/*.ts'],
+		tests: [
+			'test/triggers/moments.test.ts',
+			'test/triggers/poll.baseline.test.ts',
+			'test/triggers/poll.clocks.test.ts',
+			'test/triggers/poll.overlap.test.ts',
+			'test/triggers/poll.property.test.ts',
+			'test/triggers/poll.regression.test.ts',
+			'test/triggers/poll.unreadable.test.ts',
+			'test/triggers/sample-rules.test.ts',
+			'test/triggers/slots.test.ts',
+			'test/triggers/state-format.test.ts',
+			'test/triggers/state-size.test.ts',
+			'test/triggers/state-upgrade.test.ts',
+			'test/triggers/watch.test.ts',
+		],
+	},
+	transport: {
+		mutate: ['nodes/shared/transport/**/*.ts'],
+		tests: [
+			'test/transport/*.test.ts',
+			'test/node/getMany.test.ts',
+			'test/node/get.test.ts',
+			'test/node/uploads.test.ts',
+			'test/node/upload-size.test.ts',
+			'test/node/download.test.ts',
+			'test/node/photos.test.ts',
+			'test/node/retrySafety.test.ts',
+			'test/node/errors.test.ts',
+		],
+	},
+};
+
+module.exports = { TARGETS };

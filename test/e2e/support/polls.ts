@@ -1,0 +1,77 @@
+/**
+ * Waiting for a polling trigger's next poll instead of a fixed time. The sandbox's request
+ * log shows each poll as a group of requests with the workflow credential's key (the tests
+ * read with another key): a gap of POLL_GAP_MS or more between two requests starts a new
+ * poll. Once the second poll that began after a moment has begun, the first has ended; its
+ * execution, if it started one, is then waited for until it has finished.
+ */
+import type { SandboxControl } from '../../../sandbox/client';
+import { SANDBOX_KEYS } from '../../../sandbox/index';
+import type { LogEntry } from '../../../sandbox/requestlog';
+import type { N8nRestClient } from '../../../scripts/n8n-rest';
+import { waitFor } from '../../../scripts/processes';
+
+/** Less than the time between two polls (15 s in the e2e workflows), more than one poll's spread. */
+const POLL_GAP_MS = 5000;
+const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/** The start times (sandbox clock) of the polls in `entries`, one per group of requests. */
+export function pollStarts(entries: LogEntry[], before?: LogEntry): number[] {
+	const starts: number[] = [];
+	let last = before ? Date.parse(before.time) : -Infinity;
+	for (const entry of entries) {
+		const at = Date.parse(entry.time);
+		if (at - last >= POLL_GAP_MS) starts.push(at);
+		last = at;
+	}
+	return starts;
+}
+
+export class PollWatch {
+	private constructor(
+		private readonly control: SandboxControl,
+		private readonly rest: N8nRestClient,
+		private readonly workflowId: string,
+		private readonly key: string,
+		/** The trigger's requests logged before the watch began; the last of them. */
+		private readonly seen: number,
+		private readonly before: LogEntry | undefined,
+	) {}
+
+	/** Begins now: a poll running at this moment does not count. */
+	static async start(
+		control: SandboxControl,
+		rest: N8nRestClient,
+		workflowId: string,
+		key: string = SANDBOX_KEYS.acmeOwner,
+	): Promise<PollWatch> {
+		const mine = await PollWatch.requests(control, key);
+		return new PollWatch(control, rest, workflowId, key, mine.length, mine.at(-1));
+	}
+
+	private static async requests(control: SandboxControl, key: string): Promise<LogEntry[]> {
+		return (await control.requests({ pathPrefix: '/v1/' })).data.filter(
+			(entry) => entry.key === key,
+		);
+	}
+
+	/** Waits until `count` whole polls began and ended after the watch began, and their executions finished. */
+	async ended(count = 1, timeoutMs = 3 * 60_000): Promise<void> {
+		await waitFor(
+			`${count} poll(s) of ${this.workflowId} to end`,
+			async () => {
+				const after = (await PollWatch.requests(this.control, this.key)).slice(this.seen);
+				return pollStarts(after, this.before).length > count || undefined;
+			},
+			{ timeoutMs, intervalMs: 1000 },
+		);
+		await waitFor(
+			`the executions of ${this.workflowId} to finish`,
+			async () =>
+				(await this.rest.executions(this.workflowId)).every((execution) =>
+					FINISHED.has(execution.status),
+				) || undefined,
+			{ timeoutMs, intervalMs: 1000 },
+		);
+	}
+}

@@ -1,0 +1,40 @@
+/**
+ * The order jest hands test files to its workers: the end-to-end files first,
+ * the longest first (they mostly wait for n8n's polls, so the unit and heavy
+ * files run beside them), then jest's own order for the rest.
+ */
+const Sequencer = require('@jest/test-sequencer').default;
+const path = require('node:path');
+
+/** Roughly how long each e2e file takes, longest first; a file not listed comes after them. */
+const E2E_FIRST = [
+	'durable',
+	'examples',
+	'newcomer',
+	'moments',
+	'editor',
+	'webhook',
+	'triggers',
+	'actions',
+	'credential',
+	'uploads',
+	'upsert',
+	'package',
+];
+
+const rank = (test) => {
+	const name = path.basename(test.path);
+	if (!name.endsWith('.e2e.test.ts')) return Infinity;
+	const index = E2E_FIRST.indexOf(name.replace('.e2e.test.ts', ''));
+	return index < 0 ? E2E_FIRST.length : index;
+};
+
+class E2eFirstSequencer extends Sequencer {
+	sort(tests) {
+		const rest = super.sort(tests.filter((test) => rank(test) === Infinity));
+		const e2e = tests.filter((test) => rank(test) !== Infinity);
+		return [...e2e.sort((a, b) => rank(a) - rank(b)), ...rest];
+	}
+}
+
+module.exports = E2eFirstSequencer;
