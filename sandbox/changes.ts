@@ -180,7 +180,10 @@ export const CHANGES: Record<string, Change> = {
 			'inspection.confirmed',
 			'inspection.inspector_assigned',
 			['inspection.starting', `at the next poll, as it starts within ${HOURS_BEFORE}`],
-			['inspection.ended', `once the clock is past its end and ${HOURS_AFTER}`],
+			[
+				'inspection.ended',
+				`once the trigger has seen it (its next poll) and the clock is past its end and ${HOURS_AFTER}`,
+			],
 		],
 		run: scheduleSoonConfirmed,
 	},
