@@ -550,47 +550,58 @@ describe('Inspection paid → accounting row (polling trigger, a business moment
 			}),
 		]);
 		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.paidToAccounting, 'Accounting row');
-		await publishedAfterBaseline(EXAMPLES.paidToAccounting, 'Inspection paid', async () => {
-			await control.addPayment(String(partly.id), 100);
-			await control.addPayment(String(fully.id), 400);
-			const rows = await itemsUntil(watcher, (items) => items.length >= 1);
-			// A later poll brings nothing more: the part payment is not "paid".
-			await new Promise((resolve) => setTimeout(resolve, 70_000));
-			rows.push(...(await watcher.newItems()));
-			const paid = await api.get<{ data: Inspection[] }>('/v1/inspections', {
-				ids: String(fully.id),
-			});
-			const row = {
-				'Inspection ID': fully.id,
-				Date: paid.data[0].updated_at.slice(0, 10), // the workflow's timezone: UTC here
-				Client: [client.first_name, client.last_name].filter(Boolean).join(' '),
-				'Client Email': client.email,
-				Address: (fully.address as Json).full,
-				Services: 'Full Home Inspection',
-				'Amount Paid': 400,
-				Currency: 'USD',
-			};
-			expect(rows).toEqual([row]);
+		await publishedAfterBaseline(
+			EXAMPLES.paidToAccounting,
+			'Inspection paid or fees changed',
+			async () => {
+				await control.addPayment(String(partly.id), 100);
+				await control.addPayment(String(fully.id), 400);
+				const rows = await itemsUntil(watcher, (items) => items.length >= 1);
+				// A later poll brings nothing more: the part payment is not "paid".
+				await new Promise((resolve) => setTimeout(resolve, 70_000));
+				rows.push(...(await watcher.newItems()));
+				const paid = await api.get<{ data: Inspection[] }>('/v1/inspections', {
+					ids: String(fully.id),
+				});
+				const row = {
+					'Inspection ID': fully.id,
+					Date: paid.data[0].updated_at.slice(0, 10), // the workflow's timezone: UTC here
+					Client: [client.first_name, client.last_name].filter(Boolean).join(' '),
+					'Client Email': client.email,
+					Address: (fully.address as Json).full,
+					Services: 'Full Home Inspection',
+					'Amount Paid': 400,
+					Currency: 'USD',
+				};
+				expect(rows).toEqual([row]);
 
-			// An add-on sold after the payment, then paid: the same inspection's row, with the new
-			// total (written by Inspection ID, it replaces the first, so nothing is booked twice).
-			await control.addService(String(fully.id), {
-				id: 'addon-1',
-				name: 'Radon Test',
-				kind: 'add_on',
-				price: 150,
-			});
-			await control.addPayment(String(fully.id), 150);
-			const again = await itemsUntil(watcher, (items) => items.length >= 1);
-			expect(again).toEqual([
-				{
-					...row,
-					Date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-					Services: 'Full Home Inspection; Radon Test',
-					'Amount Paid': 550,
-				},
-			]);
-		});
+				// An add-on sold after the payment: nothing is due... until it is paid. Then the same
+				// inspection's row, with the new total: written by Inspection ID, it replaces the first,
+				// so nothing is booked twice.
+				const addOn = async (id: string, name: string, price: number) =>
+					await control.addService(String(fully.id), { id, name, kind: 'add_on', price });
+				await addOn('addon-1', 'Radon Test', 150);
+				await new Promise((resolve) => setTimeout(resolve, 70_000));
+				expect(await watcher.newItems()).toEqual([]);
+				await control.addPayment(String(fully.id), 150);
+				const later = { ...row, Date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) };
+				expect(await itemsUntil(watcher, (items) => items.length >= 1)).toEqual([
+					{ ...later, Services: 'Full Home Inspection; Radon Test', 'Amount Paid': 550 },
+				]);
+
+				// An add-on sold and paid before the next poll: the inspection never looked unpaid, and
+				// its fees changed: the row has the new total too.
+				await addOn('addon-6', 'Additional Outbuilding', 85);
+				await control.addPayment(String(fully.id), 85);
+				expect(await itemsUntil(watcher, (items) => items.length >= 1)).toEqual([
+					{
+						...later,
+						Services: 'Full Home Inspection; Radon Test; Additional Outbuilding',
+						'Amount Paid': 635,
+					},
+				]);
+			},
+		);
 	});
 });
 
