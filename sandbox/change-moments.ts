@@ -154,8 +154,10 @@ async function scheduleSoon(
 	sandbox: Sandbox,
 	status: 'confirmed' | 'waiting',
 ): Promise<ChangeResult> {
+	// The waiting one goes to the next client, so that the two booked together are told apart.
+	let skip = status === 'waiting' ? 1 : 0;
 	const client = await sandbox.contact(
-		(one) => one.email !== '',
+		(one) => one.email !== '' && skip-- <= 0,
 		'a client with an email',
 		undefined,
 		'client',

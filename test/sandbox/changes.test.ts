@@ -139,6 +139,7 @@ it('new-role puts a past client on a confirmed inspection as its buyer agent', a
 
 it('schedule-soon books an inspection for a client, about an hour from now, two hours long; clock moves time', async () => {
 	const now = Date.parse((await sandbox.control.getClock()).now);
+	const clients: string[] = [];
 	for (const [name, status] of [
 		['schedule-soon', 'confirmed'],
 		['schedule-soon-waiting', 'waiting'],
@@ -150,7 +151,9 @@ it('schedule-soon books an inspection for a client, about an hour from now, two 
 		expect(startsIn).toBeLessThan(3_600_000 + 120_000);
 		const [client] = booked.contacts as Array<{ role: string; email: string }>;
 		expect(client).toMatchObject({ role: 'Customer', email: expect.stringContaining('@') });
+		clients.push(client.email);
 	}
+	expect(new Set(clients).size).toBe(2); // told apart by their clients
 	const { said } = await makeChange(sandbox.baseUrl, 'clock', { args: ['52h'] });
 	const moved = Date.parse((await sandbox.control.getClock()).now) - now;
 	expect(moved).toBeGreaterThanOrEqual(52 * 3_600_000);
