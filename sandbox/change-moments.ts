@@ -8,6 +8,7 @@
  */
 import { ADD_ONS, INSPECTOR_NAMES } from './seed/words';
 import {
+	asInspection,
 	confirmed,
 	type ChangeInput,
 	type ChangeResult,
@@ -32,7 +33,7 @@ async function pay(sandbox: Sandbox, input: ChangeInput, part: boolean): Promise
 	// Half of what is due, to the cent: something stays due, so the inspection is not paid.
 	const amount = part ? Math.floor(due(target) * 50) / 100 : due(target);
 	if (amount <= 0) throw new Error(`${target.id} has too little due to pay in part`);
-	const inspection = (await sandbox.control.addPayment(target.id, amount)) as unknown as Inspection;
+	const inspection = asInspection(await sandbox.control.addPayment(target.id, amount));
 	return {
 		id: target.id,
 		inspection,
@@ -57,7 +58,7 @@ export async function signAgreements(sandbox: Sandbox, input: ChangeInput): Prom
 	);
 	const sent = target.agreements.items.length === 0;
 	if (sent) await sandbox.control.addAgreements(target.id, ['Pre-Inspection Agreement']);
-	const inspection = (await sandbox.control.signAgreements(target.id)) as unknown as Inspection;
+	const inspection = asInspection(await sandbox.control.signAgreements(target.id));
 	const names = inspection.agreements.items.map((item) => item.name ?? 'an agreement').join(', ');
 	return {
 		id: target.id,
@@ -74,10 +75,7 @@ export async function assignInspector(sandbox: Sandbox, input: ChangeInput): Pro
 		input.id,
 	);
 	const inspector = staff.find((one) => !target.inspectors.some((on) => on.id === one.id))!;
-	const inspection = (await sandbox.control.assignInspector(
-		target.id,
-		inspector,
-	)) as unknown as Inspection;
+	const inspection = asInspection(await sandbox.control.assignInspector(target.id, inspector));
 	return {
 		id: target.id,
 		inspection,
@@ -92,10 +90,7 @@ export async function removeInspector(sandbox: Sandbox, input: ChangeInput): Pro
 		input.id,
 	);
 	const inspector = target.inspectors[target.inspectors.length - 1];
-	const inspection = (await sandbox.control.removeInspector(
-		target.id,
-		inspector.id,
-	)) as unknown as Inspection;
+	const inspection = asInspection(await sandbox.control.removeInspector(target.id, inspector.id));
 	return {
 		id: target.id,
 		inspection,
@@ -114,10 +109,12 @@ export async function addService(sandbox: Sandbox, input: ChangeInput): Promise<
 		input.id,
 	);
 	const addOn = missing(target)!;
-	const inspection = (await sandbox.control.addService(target.id, {
-		...addOn,
-		kind: 'add_on',
-	})) as unknown as Inspection;
+	const inspection = asInspection(
+		await sandbox.control.addService(target.id, {
+			...addOn,
+			kind: 'add_on',
+		}),
+	);
 	return {
 		id: target.id,
 		inspection,
@@ -134,11 +131,9 @@ export async function giveNewRole(sandbox: Sandbox, input: ChangeInput): Promise
 		'client',
 	);
 	const target = await sandbox.inspection(confirmed, 'a confirmed inspection');
-	const inspection = (await sandbox.control.addContactToInspection(
-		target.id,
-		contact.id,
-		'Buyer Agent',
-	)) as unknown as Inspection;
+	const inspection = asInspection(
+		await sandbox.control.addContactToInspection(target.id, contact.id, 'Buyer Agent'),
+	);
 	const now = await sandbox.v1<{ data: Contact[] }>(`contacts?ids=${contact.id}`);
 	const name = [contact.first_name, contact.last_name].filter(Boolean).join(' ');
 	return {
@@ -164,13 +159,15 @@ async function scheduleSoon(
 	);
 	const now = Date.parse((await sandbox.control.getClock()).now);
 	const start = new Date(Math.ceil((now + HOUR) / 60_000) * 60_000).toISOString();
-	const inspection = (await sandbox.control.createInspection({
-		org: 'acme',
-		status,
-		scheduled_for: start,
-		duration_hours: 2,
-		contacts: [{ id: client.id, role: 'Customer' }],
-	})) as unknown as Inspection;
+	const inspection = asInspection(
+		await sandbox.control.createInspection({
+			org: 'acme',
+			status,
+			scheduled_for: start,
+			duration_hours: 2,
+			contacts: [{ id: client.id, role: 'Customer' }],
+		}),
+	);
 	const name = [client.first_name, client.last_name].filter(Boolean).join(' ');
 	return {
 		id: inspection.id,

@@ -5,6 +5,7 @@
  * events each makes is written once, in the changes table (changes.ts).
  */
 import {
+	asInspection,
 	confirmed,
 	type ChangeInput,
 	type ChangeResult,
@@ -15,7 +16,6 @@ import {
 type Json = Record<string, unknown>;
 const DAY = 24 * 3_600_000;
 const where = (inspection: Inspection) => inspection.address.full ?? inspection.id;
-const asInspection = (record: Json) => record as unknown as Inspection;
 
 export async function confirm(sandbox: Sandbox, input: ChangeInput): Promise<ChangeResult> {
 	const target = await sandbox.inspection(

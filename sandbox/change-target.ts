@@ -8,19 +8,26 @@
  */
 import { SandboxControl } from './client';
 import { SANDBOX_KEYS } from './keys';
+import type { InspectionRec } from './types';
 
 /** An inspection as the v1 API renders it (the fields the changes read). */
-export interface Inspection {
+export interface Inspection
+	extends Pick<
+		InspectionRec,
+		| 'status'
+		| 'address'
+		| 'services'
+		| 'add_ons'
+		| 'inspectors'
+		| 'price'
+		| 'agreements'
+		| 'reports'
+	> {
 	id: string;
-	status: string;
 	deleted?: boolean;
 	sample?: boolean;
 	scheduled_for: string | null;
 	duration_hours: number | null;
-	address: { full: string | null };
-	services: Array<{ id: string; name: string | null }>;
-	add_ons: Array<{ id: string; name: string | null }>;
-	inspectors: Array<{ id: string; name: string | null }>;
 	contacts: Array<{
 		id: string;
 		role: string;
@@ -28,19 +35,6 @@ export interface Inspection {
 		last_name: string | null;
 		email: string | null;
 	}>;
-	price: {
-		quote: number | null;
-		amount_paid: number | null;
-		amount_due: number | null;
-		payment_status: string | null;
-		paid: boolean;
-	};
-	agreements: {
-		present: boolean;
-		all_signed: boolean;
-		items: Array<{ name: string | null; status: string | null; signed_at: string | null }>;
-	};
-	reports: { status: string };
 }
 
 /** A contact as the v1 API renders it (the fields the changes read). */
@@ -130,6 +124,9 @@ export class Sandbox {
 		return page.data[0];
 	}
 }
+
+/** A control route's answer: the inspection as the API renders it. */
+export const asInspection = (record: Record<string, unknown>) => record as unknown as Inspection;
 
 export const confirmed = (inspection: Inspection) =>
 	inspection.status === 'confirmed' && inspection.deleted !== true;
