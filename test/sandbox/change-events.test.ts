@@ -131,4 +131,4 @@ test('each change makes, at the next poll, the events its row names, on the reco
 	const soon = steps.find((step) => step.name === 'schedule-soon')!;
 	expect(soon.reported.has('inspection.starting')).toBe(true);
 	expect(steps.at(-1)!.reported).toEqual(new Set(['inspection.ended']));
-});
+}, 180_000); // some 25 polls through n8n-core: seconds alone, longer beside a busy process

@@ -65,6 +65,8 @@ it('refuses a bad flag value with the usage and exit code 1', async () => {
 });
 
 describe('commands against a running sandbox', () => {
+	// Each command starts tsx (seconds alone, much longer beside a busy process).
+	const SPAWNS_MS = 120_000;
 	const sandbox = withSandbox({}, { reset: true });
 	const command = async (...args: string[]) => {
 		const cli = run([...args, '--url', sandbox.baseUrl]);
@@ -72,49 +74,65 @@ describe('commands against a running sandbox', () => {
 		return { code, out: await cli.printed(/$/) };
 	};
 
-	it('--help lists every change of the table, with the trigger events it makes', async () => {
-		const cli = run(['--help']);
-		expect(await cli.exited).toBe(0);
-		const out = await cli.printed(/reset/);
-		for (const [name, change] of Object.entries(CHANGES)) {
-			expect(out).toContain(`  ${name} `);
-			for (const expected of change.events)
-				expect(out).toContain(
-					TRIGGER_EVENT_LABELS[typeof expected === 'string' ? expected : expected[0]],
-				);
-		}
-	});
+	it(
+		'--help lists every change of the table, with the trigger events it makes',
+		async () => {
+			const cli = run(['--help']);
+			expect(await cli.exited).toBe(0);
+			const out = await cli.printed(/reset/);
+			for (const [name, change] of Object.entries(CHANGES)) {
+				expect(out).toContain(`  ${name} `);
+				for (const expected of change.events)
+					expect(out).toContain(
+						TRIGGER_EVENT_LABELS[typeof expected === 'string' ? expected : expected[0]],
+					);
+			}
+		},
+		SPAWNS_MS,
+	);
 
-	it('pay-part, then pay: each prints the inspection as it is now and the trigger events to expect', async () => {
-		const part = await command('pay-part');
-		expect(part.code).toBe(0);
-		const id = /inspection ([0-9a-f-]{36})/.exec(part.out)?.[1];
-		expect(id).toBeDefined();
-		expect(part.out).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
-		expect(part.out).toMatch(/Price +quote \d+, paid \d+(\.\d+)?, due \d+(\.\d+)? \(partial\)/);
-		expect(part.out).toContain('Inspection Updated (inspection.updated)');
-		expect(part.out).not.toContain('Inspection Paid');
+	it(
+		'pay-part, then pay: each prints the inspection as it is now and the trigger events to expect',
+		async () => {
+			const part = await command('pay-part');
+			expect(part.code).toBe(0);
+			const id = /inspection ([0-9a-f-]{36})/.exec(part.out)?.[1];
+			expect(id).toBeDefined();
+			expect(part.out).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
+			expect(part.out).toMatch(/Price +quote \d+, paid \d+(\.\d+)?, due \d+(\.\d+)? \(partial\)/);
+			expect(part.out).toContain('Inspection Updated (inspection.updated)');
+			expect(part.out).not.toContain('Inspection Paid');
 
-		const rest = await command('pay');
-		expect(rest.code).toBe(0);
-		expect(rest.out).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
-		expect(rest.out).toMatch(/due 0 \(fully paid\)/);
-		expect(rest.out).toContain('Inspection Paid (inspection.paid)\n');
-		expect(rest.out).toContain('The account sends no webhook for this change.');
-	});
+			const rest = await command('pay');
+			expect(rest.code).toBe(0);
+			expect(rest.out).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
+			expect(rest.out).toMatch(/due 0 \(fully paid\)/);
+			expect(rest.out).toContain('Inspection Paid (inspection.paid)\n');
+			expect(rest.out).toContain('The account sends no webhook for this change.');
+		},
+		SPAWNS_MS,
+	);
 
-	it('confirm --id <inspection> acts on that inspection and says which webhook goes out', async () => {
-		const created = await sandbox.control.createInspection({ org: 'acme', status: 'waiting' });
-		const { code, out } = await command('confirm', '--id', String(created.id));
-		expect(code).toBe(0);
-		expect(out).toContain(`Confirmed inspection ${String(created.id)}`);
-		expect(out).toContain('Inspection Confirmed (inspection.confirmed)');
-		expect(out).toContain('sends the webhook inspection.confirmed now');
-	});
+	it(
+		'confirm --id <inspection> acts on that inspection and says which webhook goes out',
+		async () => {
+			const created = await sandbox.control.createInspection({ org: 'acme', status: 'waiting' });
+			const { code, out } = await command('confirm', '--id', String(created.id));
+			expect(code).toBe(0);
+			expect(out).toContain(`Confirmed inspection ${String(created.id)}`);
+			expect(out).toContain('Inspection Confirmed (inspection.confirmed)');
+			expect(out).toContain('sends the webhook inspection.confirmed now');
+		},
+		SPAWNS_MS,
+	);
 
-	it('a change it cannot make exits 1 with the reason alone, not the usage', async () => {
-		const { code, out } = await command('pay-now');
-		expect(code).toBe(1);
-		expect(out.trim()).toBe('Unknown change "pay-now"; npm run sandbox -- --help lists them');
-	});
+	it(
+		'a change it cannot make exits 1 with the reason alone, not the usage',
+		async () => {
+			const { code, out } = await command('pay-now');
+			expect(code).toBe(1);
+			expect(out.trim()).toBe('Unknown change "pay-now"; npm run sandbox -- --help lists them');
+		},
+		SPAWNS_MS,
+	);
 });
