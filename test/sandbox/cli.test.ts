@@ -11,6 +11,8 @@ import { withSandbox } from '../helpers/n8n';
 import { SANDBOX_KEYS } from './support';
 
 const ROOT = join(__dirname, '..', '..');
+/** Each test starts tsx: seconds alone, much longer beside a busy process. */
+const SPAWNS_MS = 120_000;
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 function run(args: string[]) {
@@ -19,54 +21,60 @@ function run(args: string[]) {
 	child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
 	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	/** What it printed, once `pattern` shows (or 10 s passed). */
+	/** What it printed, once `pattern` shows (or 60 s passed: tsx starts slowly beside a busy process). */
 	const printed = async (pattern: RegExp) => {
-		for (let i = 0; i < 200 && !pattern.test(out); i++) await sleep(50);
+		for (let i = 0; i < 1200 && !pattern.test(out); i++) await sleep(50);
 		return out;
 	};
 	return { child, exited, printed };
 }
 
-it('starts in the foreground with the given flags, prints its URL and the keys, and stops on SIGTERM', async () => {
-	const cli = run([
-		'--port',
-		'0',
-		'--rate-limit',
-		'7',
-		'--latency-ms',
-		'1',
-		'--faults',
-		'503=0',
-		'--seed',
-		'demo',
-	]);
-	const out = await cli.printed(new RegExp(SANDBOX_KEYS.revoked));
-	const baseUrl = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-	expect(baseUrl).toBeDefined();
-	for (const key of Object.values(SANDBOX_KEYS)) expect(out).toContain(key);
-	const info = (await (await fetch(`${baseUrl}/_sandbox/info`)).json()) as {
-		rate_limit: number;
-		seed: string;
-		settings: { latency_ms: number };
-	};
-	expect(info).toMatchObject({ rate_limit: 7, seed: 'demo', settings: { latency_ms: 1 } });
-	const res = await fetch(`${baseUrl}/v1/tags?limit=1`, {
-		headers: { Authorization: `Bearer ${SANDBOX_KEYS.acmeOwner}` },
-	});
-	expect(res.status).toBe(200);
-	cli.child.kill('SIGTERM');
-	expect(await cli.exited).toBe(0);
-});
+it(
+	'starts in the foreground with the given flags, prints its URL and the keys, and stops on SIGTERM',
+	async () => {
+		const cli = run([
+			'--port',
+			'0',
+			'--rate-limit',
+			'7',
+			'--latency-ms',
+			'1',
+			'--faults',
+			'503=0',
+			'--seed',
+			'demo',
+		]);
+		const out = await cli.printed(new RegExp(SANDBOX_KEYS.revoked));
+		const baseUrl = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+		expect(baseUrl).toBeDefined();
+		for (const key of Object.values(SANDBOX_KEYS)) expect(out).toContain(key);
+		const info = (await (await fetch(`${baseUrl}/_sandbox/info`)).json()) as {
+			rate_limit: number;
+			seed: string;
+			settings: { latency_ms: number };
+		};
+		expect(info).toMatchObject({ rate_limit: 7, seed: 'demo', settings: { latency_ms: 1 } });
+		const res = await fetch(`${baseUrl}/v1/tags?limit=1`, {
+			headers: { Authorization: `Bearer ${SANDBOX_KEYS.acmeOwner}` },
+		});
+		expect(res.status).toBe(200);
+		cli.child.kill('SIGTERM');
+		expect(await cli.exited).toBe(0);
+	},
+	SPAWNS_MS,
+);
 
-it('refuses a bad flag value with the usage and exit code 1', async () => {
-	const cli = run(['--faults', 'teapot=1']);
-	expect(await cli.exited).toBe(1);
-	expect(await cli.printed(/Usage/)).toMatch(/teapot[\s\S]*Usage: npm run sandbox/);
-});
+it(
+	'refuses a bad flag value with the usage and exit code 1',
+	async () => {
+		const cli = run(['--faults', 'teapot=1']);
+		expect(await cli.exited).toBe(1);
+		expect(await cli.printed(/Usage/)).toMatch(/teapot[\s\S]*Usage: npm run sandbox/);
+	},
+	SPAWNS_MS,
+);
 
 describe('commands against a running sandbox', () => {
-	// Each command starts tsx (seconds alone, much longer beside a busy process).
-	const SPAWNS_MS = 120_000;
 	const sandbox = withSandbox({}, { reset: true });
 	const command = async (...args: string[]) => {
 		const cli = run([...args, '--url', sandbox.baseUrl]);
