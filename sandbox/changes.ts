@@ -1,205 +1,238 @@
 /**
  * `npm run sandbox -- <change>`: makes one change in a running sandbox, as
  * someone working in the business tools would, so a demo user can see a
- * trigger fire without looking up ids. Each change picks a fitting record of
- * Acme (the demo credential's organization) through the v1 API, acts on it
- * through the control API and says what it did. Changes that the account
- * sends webhooks for reach every registered receiver (`webhook <url>`).
+ * trigger fire without looking up ids. Each change acts on a fitting record of
+ * Acme (the demo credential's organization) or the one named with `--id`, and
+ * says what it did, shows the record, and which trigger events to expect.
+ *
+ * This table is the one place that says which polling-trigger events each
+ * change makes (by the trigger's event values) and which webhook the account
+ * sends for it; the CLI's help, its output and the tests read it.
  */
-import { SandboxControl } from './client';
-import { SANDBOX_KEYS } from './keys';
+import {
+	addService,
+	advanceClock,
+	assignInspector,
+	giveNewRole,
+	payInFull,
+	payInPart,
+	removeInspector,
+	scheduleSoonConfirmed,
+	scheduleSoonWaiting,
+	signAgreements,
+} from './change-moments';
+import {
+	appointment,
+	attachment,
+	cancel,
+	confirm,
+	contactPhone,
+	newContact,
+	newInspection,
+	publish,
+	reschedule,
+} from './change-records';
+import { Sandbox, type ChangeInput, type ChangeResult } from './change-target';
+import type { WebhookEvent } from './webhooks';
+import { EVENT_ROWS, type PollEvent } from '../nodes/InspectionBusinessTrigger/catalog';
 
-type Json = Record<string, unknown>;
-interface Inspection {
-	id: string;
-	status: string;
-	deleted?: boolean;
-	sample?: boolean;
-	scheduled_for: string | null;
-	address: { full: string | null };
-	reports: { status: string };
-}
-interface Contact {
-	id: string;
-	first_name: string;
-	last_name: string | null;
-	email: string;
-}
+export type { ChangeResult } from './change-target';
 
-/** What a change reports: the sentence to print and the record it touched. */
-export interface ChangeResult {
-	said: string;
-	id: string;
-}
+/**
+ * The label the editor shows for each of the polling trigger's events, by
+ * value: the event catalog's (the one place an event is defined).
+ */
+export const TRIGGER_EVENT_LABELS = Object.fromEntries(
+	EVENT_ROWS.map((row) => [row.value, row.label]),
+) as Record<PollEvent, string>;
+export type TriggerEvent = PollEvent;
 
-interface Change {
-	/** What it does, and which trigger events and webhook it makes (the CLI's help). */
+/** An event the change always makes, or [event, when it comes] for one that depends on the record. */
+export type Expected = TriggerEvent | [TriggerEvent, string];
+
+export interface Change {
+	/** What it does, in the business's words (the CLI's help). */
 	help: string;
-	run(sandbox: Sandbox): Promise<ChangeResult>;
+	/** What it takes after its name, for the help: `[--id <inspection>]`, `<how far>`. */
+	takes?: string;
+	/** The polling trigger's events it makes, on the trigger's next poll. */
+	events: Expected[];
+	/** The webhook the account sends for it, if any. */
+	webhook?: WebhookEvent;
+	run(sandbox: Sandbox, input: ChangeInput): Promise<ChangeResult>;
 }
 
-/** The v1 API with the Acme owner's key, and the control API, of one running sandbox. */
-class Sandbox {
-	readonly control: SandboxControl;
-
-	constructor(readonly baseUrl: string) {
-		this.control = new SandboxControl(baseUrl);
-	}
-
-	async v1<T>(path: string, init: RequestInit = {}): Promise<T> {
-		const answer = await fetch(`${this.baseUrl}/v1/${path}`, {
-			...init,
-			headers: { Authorization: `Bearer ${SANDBOX_KEYS.acmeOwner}`, ...init.headers },
-		});
-		const body = (await answer.json()) as T;
-		if (!answer.ok) throw new Error(`${path} answered ${answer.status}: ${JSON.stringify(body)}`);
-		return body;
-	}
-
-	/** The first inspection, most recently changed first, that `fits`. */
-	async inspection(fits: (inspection: Inspection) => boolean, what: string): Promise<Inspection> {
-		let cursor: string | null = null;
-		do {
-			const query = new URLSearchParams({ limit: '200', sort: '-updated_at' });
-			if (cursor) query.set('cursor', cursor);
-			const page: { data: Inspection[]; next_cursor: string | null } = await this.v1(
-				`inspections?${query}`,
-			);
-			const found = page.data.find((inspection) => !inspection.sample && fits(inspection));
-			if (found) return found;
-			cursor = page.next_cursor;
-		} while (cursor);
-		throw new Error(`Acme has no ${what} left; npm run sandbox -- reset starts again`);
-	}
-
-	async contact(): Promise<Contact> {
-		const page = await this.v1<{ data: Contact[] }>('contacts?limit=1&sort=-updated_at');
-		return page.data[0];
-	}
-}
-
-const where = (inspection: Inspection) => inspection.address.full ?? inspection.id;
-const confirmed = (inspection: Inspection) => inspection.status === 'confirmed';
-const DAY = 24 * 3_600_000;
+const ID = '[--id <inspection>]';
+const IF_PAID = 'if it is fully paid too';
+const IF_SIGNED = 'if every agreement is signed too (or it has none to sign)';
+const ONCE = 'the first time for this inspection (again only with Only Trigger Once off)';
+const HOURS_BEFORE = 'the hours you choose before the start (24 by default)';
+const HOURS_AFTER = 'the hours you choose after the end (24 by default)';
+const CONFIRMED_ONLY =
+	'not by default: the trigger reports it for confirmed inspections only, unless you add other statuses';
 
 export const CHANGES: Record<string, Change> = {
 	confirm: {
-		help: 'confirms an inspection that was not confirmed (Inspection Confirmed; webhook inspection.confirmed)',
-		async run(sandbox) {
-			const target = await sandbox.inspection(
-				(inspection) => ['draft', 'waiting', 'review'].includes(inspection.status),
-				'unconfirmed inspection',
-			);
-			await sandbox.control.confirmInspection(target.id);
-			return { id: target.id, said: `Confirmed inspection ${target.id} at ${where(target)}` };
-		},
+		help: 'confirms an inspection that was not confirmed',
+		takes: ID,
+		events: ['inspection.confirmed', 'inspection.updated'],
+		webhook: 'inspection.confirmed',
+		run: confirm,
 	},
 	reschedule: {
-		help: 'moves a confirmed inspection one day later (Inspection Rescheduled; webhook inspection.rescheduled)',
-		async run(sandbox) {
-			const target = await sandbox.inspection(
-				(inspection) => confirmed(inspection) && inspection.scheduled_for !== null,
-				'scheduled confirmed inspection',
-			);
-			const later = new Date(Date.parse(String(target.scheduled_for)) + DAY).toISOString();
-			await sandbox.control.rescheduleInspection(target.id, later);
-			return {
-				id: target.id,
-				said: `Moved inspection ${target.id} at ${where(target)} to ${later}`,
-			};
-		},
+		help: 'moves a confirmed inspection one day later',
+		takes: ID,
+		events: ['inspection.rescheduled', 'inspection.updated'],
+		webhook: 'inspection.rescheduled',
+		run: reschedule,
 	},
 	cancel: {
-		help: 'cancels a confirmed inspection (Inspection Canceled; webhook inspection.canceled)',
-		async run(sandbox) {
-			const target = await sandbox.inspection(confirmed, 'confirmed inspection');
-			await sandbox.control.cancelInspection(target.id);
-			return { id: target.id, said: `Canceled inspection ${target.id} at ${where(target)}` };
-		},
+		help: 'cancels a confirmed inspection',
+		takes: ID,
+		events: ['inspection.canceled', 'inspection.updated'],
+		webhook: 'inspection.canceled',
+		run: cancel,
 	},
 	publish: {
-		help: "publishes a confirmed inspection's reports (Inspection Report Published; webhook inspection.published)",
-		async run(sandbox) {
-			const target = await sandbox.inspection(
-				(inspection) => confirmed(inspection) && inspection.reports.status !== 'published',
-				'confirmed inspection with unpublished reports',
-			);
-			await sandbox.control.publishReports(target.id);
-			return {
-				id: target.id,
-				said: `Published the reports of inspection ${target.id} at ${where(target)}`,
-			};
-		},
+		help: "publishes a confirmed inspection's report",
+		takes: ID,
+		events: [
+			'inspection.published',
+			['inspection.paid_signed_published', `${IF_PAID} and every agreement is signed`],
+			'inspection.updated',
+		],
+		webhook: 'inspection.published',
+		run: publish,
+	},
+	pay: {
+		help: 'pays in full what is due on a confirmed inspection',
+		takes: ID,
+		events: [
+			['inspection.paid', ONCE],
+			['inspection.paid_and_signed', `${IF_SIGNED}; ${ONCE}`],
+			['inspection.paid_signed_published', `${IF_SIGNED} and the report is published; ${ONCE}`],
+			'inspection.updated',
+		],
+		run: payInFull,
+	},
+	'pay-part': {
+		help: 'pays half of what is due on a confirmed inspection (still not paid)',
+		takes: ID,
+		events: ['inspection.updated'],
+		run: payInPart,
+	},
+	sign: {
+		help: 'signs every agreement of a confirmed inspection (sends one first if it has none)',
+		takes: ID,
+		events: [
+			'inspection.agreements_signed',
+			['inspection.paid_and_signed', IF_PAID],
+			['inspection.paid_signed_published', `${IF_PAID} and the report is published`],
+			'inspection.updated',
+		],
+		run: signAgreements,
+	},
+	'assign-inspector': {
+		help: 'assigns one more inspector to a confirmed inspection',
+		takes: ID,
+		events: ['inspection.inspector_assigned', 'inspection.updated'],
+		run: assignInspector,
+	},
+	'remove-inspector': {
+		help: 'takes an inspector off a confirmed inspection',
+		takes: ID,
+		events: ['inspection.inspector_removed', 'inspection.updated'],
+		run: removeInspector,
+	},
+	'add-service': {
+		help: 'sells an add-on on a confirmed inspection: its price is added and is due',
+		takes: ID,
+		events: ['inspection.fees_changed', 'inspection.updated'],
+		run: addService,
+	},
+	'new-role': {
+		help: 'makes a past client the buyer agent of a confirmed inspection, a role they never had',
+		takes: '[--id <contact>]',
+		events: ['contact.new_role', 'contact.updated', 'inspection.updated'],
+		run: giveNewRole,
+	},
+	'schedule-soon': {
+		help: 'books a confirmed inspection for a client, starting in an hour, for two hours',
+		events: [
+			'inspection.created',
+			'inspection.confirmed',
+			'inspection.inspector_assigned',
+			['inspection.starting', `at the next poll, as it starts within ${HOURS_BEFORE}`],
+			[
+				'inspection.ended',
+				`once the trigger has seen it (its next poll) and the clock is past its end and ${HOURS_AFTER}`,
+			],
+		],
+		run: scheduleSoonConfirmed,
+	},
+	'schedule-soon-waiting': {
+		help: 'the same, but the inspection waits for confirmation',
+		events: [
+			'inspection.created',
+			'inspection.inspector_assigned',
+			['inspection.starting', CONFIRMED_ONLY],
+			['inspection.ended', CONFIRMED_ONLY],
+		],
+		run: scheduleSoonWaiting,
+	},
+	clock: {
+		help: "moves the sandbox's clock forward, such as 28h, 52h or 3d: time passes",
+		takes: '<how far>',
+		events: [
+			['inspection.starting', `for each inspection now within ${HOURS_BEFORE}`],
+			['inspection.ended', `for each inspection now past its end and ${HOURS_AFTER}`],
+		],
+		run: advanceClock,
 	},
 	'new-inspection': {
-		help: 'books a new inspection for tomorrow (Inspection Created; no webhook)',
-		async run(sandbox) {
-			const tomorrow = new Date(Date.now() + DAY).toISOString();
-			const created = (await sandbox.control.createInspection({
-				org: 'acme',
-				status: 'waiting',
-				scheduled_for: tomorrow,
-			})) as Json & { id: string };
-			return { id: created.id, said: `Booked inspection ${created.id} for ${tomorrow}` };
-		},
+		help: 'books an inspection for tomorrow, waiting for confirmation',
+		events: ['inspection.created', 'inspection.inspector_assigned'],
+		run: newInspection,
 	},
 	appointment: {
-		help: 'adds an appointment to a confirmed inspection (Inspection Event Created; no webhook)',
-		async run(sandbox) {
-			const target = await sandbox.inspection(confirmed, 'confirmed inspection');
-			const start = new Date(Date.now() + DAY);
-			const event = await sandbox.control.createEvent({
-				inspection_id: target.id,
-				name: 'Key pick-up',
-				start_at: start.toISOString(),
-				duration_hours: 1,
-			});
-			return { id: event.id, said: `Added appointment ${event.id} to inspection ${target.id}` };
-		},
+		help: 'adds an appointment (a key pick-up tomorrow) to a confirmed inspection',
+		takes: ID,
+		events: ['inspection_event.created'],
+		run: appointment,
 	},
 	contact: {
-		help: 'changes the phone number of the most recently changed contact (Contact Updated; webhook contact.changed)',
-		async run(sandbox) {
-			const target = await sandbox.contact();
-			const phone = `555-01${String(Date.now() % 100).padStart(2, '0')}`;
-			await sandbox.control.updateContact(target.id, { phone });
-			return {
-				id: target.id,
-				said: `Set the phone of contact ${target.id} (${target.email}) to ${phone}`,
-			};
-		},
+		help: "changes a contact's phone number (the contact changed last)",
+		takes: '[--id <contact>]',
+		events: ['contact.updated'],
+		webhook: 'contact.changed',
+		run: contactPhone,
 	},
 	'new-contact': {
-		help: 'adds a contact (Contact Created; webhook contact.changed)',
-		async run(sandbox) {
-			const email = `new.client.${Date.now()}@example.com`;
-			const created = (await sandbox.control.createContact('acme', {
-				first_name: 'New',
-				last_name: 'Client',
-				email,
-			})) as Json & { id: string };
-			return { id: created.id, said: `Added contact ${created.id} (${email})` };
-		},
+		help: 'adds a contact',
+		events: ['contact.created'],
+		webhook: 'contact.changed',
+		run: newContact,
 	},
 	attachment: {
-		help: 'adds a document to a confirmed inspection through the API (Attachment Added; no webhook)',
-		async run(sandbox) {
-			const target = await sandbox.inspection(confirmed, 'confirmed inspection');
-			const form = new FormData();
-			form.set('kind', 'document');
-			form.set('file', new Blob(['Sandbox document\n'], { type: 'text/plain' }), 'note.txt');
-			const added = await sandbox.v1<Json & { id: string }>(
-				`inspections/${target.id}/attachments`,
-				{ method: 'POST', body: form },
-			);
-			return { id: added.id, said: `Added document ${added.id} to inspection ${target.id}` };
-		},
+		help: 'adds a document to a confirmed inspection through the API',
+		takes: ID,
+		events: ['attachment.added'],
+		run: attachment,
 	},
 };
 
-/** Runs one named change against the sandbox at `baseUrl`. */
-export async function makeChange(baseUrl: string, name: string): Promise<ChangeResult> {
+/** The change called `name`, or an error that says where the list is. */
+export function changeNamed(name: string): Change {
 	const change = Object.hasOwn(CHANGES, name) ? CHANGES[name] : undefined;
-	if (!change) throw new Error(`Unknown change "${name}"`);
-	return await change.run(new Sandbox(baseUrl));
+	if (!change) throw new Error(`Unknown change "${name}"; npm run sandbox -- --help lists them`);
+	return change;
+}
+
+/** Runs one named change against the sandbox at `baseUrl`. */
+export async function makeChange(
+	baseUrl: string,
+	name: string,
+	input: ChangeInput = { args: [] },
+): Promise<ChangeResult> {
+	return await changeNamed(name).run(new Sandbox(baseUrl), input);
 }

@@ -1,11 +1,28 @@
 import { parseArgs } from 'node:util';
-import { CHANGES, makeChange } from './changes';
+import { reportLines } from './change-report';
+import { Sandbox } from './change-target';
+import { changeNamed, CHANGES, TRIGGER_EVENT_LABELS, type Change } from './changes';
 import { SandboxControl } from './client';
 import { KEY_TABLE } from './keys';
 import { startSandbox } from './index';
 
+/** The trigger events of a change, for the help: those it always makes, then those it may make. */
+function eventsHelp(change: Change): string {
+	const label = (expected: Change['events'][number]) =>
+		TRIGGER_EVENT_LABELS[typeof expected === 'string' ? expected : expected[0]];
+	const always = change.events.filter((e) => typeof e === 'string').map(label);
+	const maybe = change.events.filter((e) => typeof e !== 'string').map(label);
+	const webhook = change.webhook ? `; webhook ${change.webhook}` : '';
+	return `${[...always, ...(maybe.length ? [`maybe ${maybe.join(', ')}`] : [])].join(', ')}${webhook}`;
+}
+
 const CHANGE_LINES = Object.entries(CHANGES)
-	.map(([name, change]) => `  ${name.padEnd(15)} ${change.help}`)
+	.map(([name, change]) =>
+		[
+			`  ${`${name} ${change.takes ?? ''}`.padEnd(38)} ${change.help}`,
+			`  ${''.padEnd(38)} → ${eventsHelp(change)}`,
+		].join('\n'),
+	)
 	.join('\n');
 
 const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--rate-limit 120] [--latency-ms 0]
@@ -13,12 +30,15 @@ const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--rat
    Runs the sandbox in the foreground.
 
 Usage: npm run sandbox -- <command> [--url http://127.0.0.1:4010]
-   Acts on a running sandbox (the demo's, by default), as the business tools would, for Acme:
+   Acts on a running sandbox (the demo's, by default), as the business tools would, for Acme,
+   on the record named with --id or else the one changed last that fits, and prints the record
+   and the Inspection Business Trigger events to expect (→; "maybe": the command says when):
 ${CHANGE_LINES}
-  webhook <url>   sends Acme's webhooks to <url> too, e.g. a workflow's Production URL;
-                  --secret <secret> and --header <name> (default X-Webhook-Secret) send the secret
-  deliveries      lists the last webhook deliveries and how they were answered
-  reset           starts the sandbox's data again from its seed`;
+  webhook <url>                          sends Acme's webhooks to <url> too, e.g. a workflow's
+                                         Production URL; --secret <secret> and --header <name>
+                                         (default X-Webhook-Secret) send the secret
+  deliveries                             lists the last webhook deliveries and how they were answered
+  reset                                  starts the sandbox's data again from its seed (not its clock)`;
 
 const numberFlag = (value: string | undefined, name: string): number | undefined => {
 	if (value === undefined) return undefined;
@@ -31,6 +51,7 @@ interface Flags {
 	url?: string;
 	secret?: string;
 	header?: string;
+	id?: string;
 }
 
 /** One command against a running sandbox; prints what happened. */
@@ -67,11 +88,9 @@ async function command(name: string, args: string[], flags: Flags): Promise<void
 		console.log('The sandbox starts again from its seed (registered webhooks are forgotten).');
 		return;
 	}
-	const { said } = await makeChange(baseUrl, name);
-	console.log(`${said}.`);
-	console.log(
-		'A published polling trigger reports it on its next poll; a webhook, if this change sends one, goes out now.',
-	);
+	const change = changeNamed(name);
+	const result = await change.run(new Sandbox(baseUrl), { id: flags.id, args });
+	console.log(reportLines(change, result).join('\n'));
 }
 
 async function main(): Promise<void> {
@@ -87,6 +106,7 @@ async function main(): Promise<void> {
 			url: { type: 'string' },
 			secret: { type: 'string' },
 			header: { type: 'string' },
+			id: { type: 'string' },
 			help: { type: 'boolean' },
 		},
 	});
@@ -95,7 +115,11 @@ async function main(): Promise<void> {
 		return;
 	}
 	if (positionals.length > 0) {
-		await command(positionals[0], positionals.slice(1), values);
+		// A command that cannot be done says why, without the usage around it.
+		await command(positionals[0], positionals.slice(1), values).catch((error: unknown) => {
+			console.error(error instanceof Error ? error.message : error);
+			process.exit(1);
+		});
 		return;
 	}
 	const sandbox = await startSandbox({

@@ -3,7 +3,9 @@
  * a real n8n): each uses the nodes' current versions with parameters those
  * versions show, the triggers are among them, scheduled reads take only what
  * changed, and every credential and webhook they name is the one the demo and
- * the e2e setup create. No example writes to a record the user did not pick.
+ * the e2e setup create. No example writes to a record the user did not pick, and
+ * none that a trigger starts (a business moment, a change) needs code: n8n's
+ * no-code nodes shape what it sends.
  */
 import type { INode, INodeType, IVersionedNodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
@@ -154,6 +156,27 @@ test('four examples start with the polling trigger (three on business moments), 
 	expect((webhook?.parameters as { headerName: string }).headerName).toBe(
 		WEBHOOK_EXAMPLE.secretHeader,
 	);
+});
+
+test('no example a trigger starts has a Code node: Edit Fields, Filter and Date & Time shape it', () => {
+	const triggered = [
+		...starts('inspectionBusinessTrigger'),
+		...starts('inspectionBusinessWebhookTrigger'),
+	];
+	expect(triggered).toHaveLength(5);
+	const shaping = triggered.map((workflow) => ({
+		workflow: workflow.id,
+		code: workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.code').map((n) => n.name),
+	}));
+	expect(shaping).toEqual(triggered.map((workflow) => ({ workflow: workflow.id, code: [] })));
+	const types = new Set(triggered.flatMap((workflow) => workflow.nodes.map((node) => node.type)));
+	expect([...types].filter((type) => !type.startsWith(`${PACKAGE}.`)).sort()).toEqual([
+		'n8n-nodes-base.dateTime',
+		'n8n-nodes-base.filter',
+		'n8n-nodes-base.noOp',
+		'n8n-nodes-base.set',
+		'n8n-nodes-base.stickyNote',
+	]);
 });
 
 test('a scheduled Get Many with Return All reads only what changed since the last run', () => {

@@ -47,7 +47,7 @@ const LOCATORS: Record<LocatorKind, LocatorSpec> = {
 		urlPlaceholder: 'e.g. https://app.example.com/agencies/3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a',
 	},
 	event: {
-		record: 'Inspection Event',
+		record: 'Appointment',
 		searchListMethod: 'searchEvents',
 		urlSegments: ['events'],
 		uuid: true,
@@ -132,7 +132,7 @@ export function readRecordLink(
 	return { problem: ids.length === 0 ? 'holds no ID (a UUID)' : `holds ${ids.length} IDs` };
 }
 
-/** The record's name in labels and messages, e.g. "Inspection Event". */
+/** The record's name in labels and messages, e.g. "Appointment". */
 export const recordName = (kind: LocatorKind): string => LOCATORS[kind].record;
 
 /** The id a record link carries, or undefined when it carries none (see `readRecordLink`). */

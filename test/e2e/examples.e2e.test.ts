@@ -342,7 +342,7 @@ describe('Tell the team when an inspection is confirmed, rescheduled or canceled
 		);
 		if (!toConfirm || !toReschedule || !toCancel || !toPay)
 			throw new Error('The demo seed lacks an inspection to confirm, reschedule, cancel or pay');
-		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.teamNote, 'Compose team message');
+		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.teamNote, 'Team message');
 
 		await whilePublished(EXAMPLES.teamNote, async () => {
 			// The first scheduled poll (at most a minute away) takes the baseline and saves it in the
@@ -534,31 +534,77 @@ async function itemsUntil(watcher: ExecutionWatcher, done: (items: Json[]) => bo
 }
 
 describe('Inspection paid → accounting row (polling trigger, a business moment)', () => {
-	it('writes one row when an inspection becomes fully paid, none for a partial payment', async () => {
+	it('writes one row when an inspection becomes fully paid, none for a part payment, and a row with the new total when an add-on sold later is paid', async () => {
 		await instance.control.reset();
+		const [client] = await instance.api.all<Contact>('/v1/contacts', { role: 'client' });
+		const customer = [{ id: client.id, role: 'Customer' }];
 		const [partly, fully] = await Promise.all([
-			instance.control.createInspection({ org: 'acme', status: 'confirmed', quote: 500 }),
-			instance.control.createInspection({ org: 'acme', status: 'confirmed', quote: 400 }),
+			instance.control.createInspection({
+				org: 'acme',
+				status: 'confirmed',
+				quote: 500,
+				contacts: customer,
+			}),
+			instance.control.createInspection({
+				org: 'acme',
+				status: 'confirmed',
+				quote: 400,
+				contacts: customer,
+			}),
 		]);
 		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.paidToAccounting, 'Accounting row');
-		await publishedAfterBaseline(EXAMPLES.paidToAccounting, 'Inspection paid', async () => {
-			await instance.control.addPayment(String(partly.id), 100);
-			await instance.control.addPayment(String(fully.id), 400);
-			const rows = await itemsUntil(watcher, (items) => items.length >= 1);
-			// A later poll brings nothing more: the partial payment is not "paid".
-			await nextPoll(EXAMPLES.paidToAccounting);
-			rows.push(...(await watcher.newItems()));
-			expect(rows).toEqual([
-				expect.objectContaining({
-					inspection_id: fully.id,
-					address: (fully.address as Json).full,
-					quote: 400,
-					amount_paid: 400,
-					amount_due: 0,
-					services: 'Full Home Inspection',
-				}),
-			]);
-		});
+		await publishedAfterBaseline(
+			EXAMPLES.paidToAccounting,
+			'Inspection paid or fees changed',
+			async () => {
+				await instance.control.addPayment(String(partly.id), 100);
+				await instance.control.addPayment(String(fully.id), 400);
+				const rows = await itemsUntil(watcher, (items) => items.length >= 1);
+				// A later poll brings nothing more: the part payment is not "paid".
+				await nextPoll(EXAMPLES.paidToAccounting);
+				rows.push(...(await watcher.newItems()));
+				const paid = await instance.api.get<{ data: Inspection[] }>('/v1/inspections', {
+					ids: String(fully.id),
+				});
+				const row = {
+					'Inspection ID': fully.id,
+					Date: paid.data[0].updated_at.slice(0, 10), // the workflow's timezone: UTC here
+					Client: [client.first_name, client.last_name].filter(Boolean).join(' '),
+					'Client Email': client.email,
+					Address: (fully.address as Json).full,
+					Services: 'Full Home Inspection',
+					'Amount Paid': 400,
+					Currency: 'USD',
+				};
+				expect(rows).toEqual([row]);
+
+				// An add-on sold after the payment: nothing is due... until it is paid. Then the same
+				// inspection's row, with the new total: written by Inspection ID, it replaces the first,
+				// so nothing is booked twice.
+				const addOn = async (id: string, name: string, price: number) =>
+					await instance.control.addService(String(fully.id), { id, name, kind: 'add_on', price });
+				await addOn('addon-1', 'Radon Test', 150);
+				await nextPoll(EXAMPLES.paidToAccounting);
+				expect(await watcher.newItems()).toEqual([]);
+				await instance.control.addPayment(String(fully.id), 150);
+				const later = { ...row, Date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) };
+				expect(await itemsUntil(watcher, (items) => items.length >= 1)).toEqual([
+					{ ...later, Services: 'Full Home Inspection; Radon Test', 'Amount Paid': 550 },
+				]);
+
+				// An add-on sold and paid before the next poll: the inspection never looked unpaid, and
+				// its fees changed: the row has the new total too.
+				await addOn('addon-6', 'Additional Outbuilding', 85);
+				await instance.control.addPayment(String(fully.id), 85);
+				expect(await itemsUntil(watcher, (items) => items.length >= 1)).toEqual([
+					{
+						...later,
+						Services: 'Full Home Inspection; Radon Test; Additional Outbuilding',
+						'Amount Paid': 635,
+					},
+				]);
+			},
+		);
 	});
 });
 
@@ -571,11 +617,7 @@ describe('Paid and signed → tell the team (polling trigger, a business moment)
 		});
 		const id = String(inspection.id);
 		await instance.control.addAgreements(id, ['Pre-Inspection Agreement', 'Radon Addendum']);
-		const watcher = await ExecutionWatcher.start(
-			rest,
-			EXAMPLES.paidAndSigned,
-			'Compose team message',
-		);
+		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.paidAndSigned, 'Team message');
 		await publishedAfterBaseline(EXAMPLES.paidAndSigned, 'Inspection paid and signed', async () => {
 			await instance.control.payInspection(id);
 			await instance.control.signAgreements(id, 0);
@@ -588,29 +630,33 @@ describe('Paid and signed → tell the team (polling trigger, a business moment)
 				inspection_id: id,
 				subject: `Paid and signed: ${(inspection.address as Json).full}`,
 			});
+			expect(message.text).toContain('Paid: 425 of 425');
 			expect(message.text).toContain('Agreements: Pre-Inspection Agreement, Radon Addendum');
 		});
 	});
 });
 
 describe('Two days after the inspection → ask the client for a review (polling trigger, a time-based moment)', () => {
-	it('composes the client email once the sandbox clock is 48 hours past the end, not before', async () => {
+	it('composes the client email once the sandbox clock is 48 hours past the end, not before, and none for an inspection never confirmed', async () => {
 		await instance.control.reset();
-		const [client] = await instance.api.all<Contact>('/v1/contacts');
+		const [client, other] = await instance.api.all<Contact>('/v1/contacts', { role: 'client' });
 		const now = Date.parse((await instance.control.getClock()).now);
 		const start = now + 2 * 60 * MINUTE;
-		const inspection = await instance.control.createInspection({
-			org: 'acme',
-			status: 'confirmed',
-			scheduled_for: new Date(start).toISOString(),
-			duration_hours: 2,
-			contacts: [{ id: client.id, role: 'Customer' }],
-		});
+		const book = (status: string, contact: Contact) =>
+			instance.control.createInspection({
+				org: 'acme',
+				status,
+				scheduled_for: new Date(start).toISOString(),
+				duration_hours: 2,
+				contacts: [{ id: contact.id, role: 'Customer' }],
+			});
+		const inspection = await book('confirmed', client);
+		const waiting = await book('waiting', other);
 		const id = String(inspection.id);
 		const watcher = await ExecutionWatcher.start(
 			rest,
 			EXAMPLES.reviewRequest,
-			'Compose review request',
+			'Review request email',
 		);
 		try {
 			await publishedAfterBaseline(
@@ -626,6 +672,11 @@ describe('Two days after the inspection → ask the client for a review (polling
 					const emails = await itemsUntil(watcher, (items) =>
 						items.some((item) => item.inspection_id === id),
 					);
+					// The demo's other inspections that ended in those hours may be asked too; a few
+					// polls on, the waiting one has still not been.
+					await nextPoll(EXAMPLES.reviewRequest);
+					emails.push(...(await watcher.newItems()));
+					expect(emails.filter((item) => item.inspection_id === waiting.id)).toEqual([]);
 					const ours = emails.filter((item) => item.inspection_id === id);
 					expect(ours).toEqual([
 						expect.objectContaining({
@@ -633,6 +684,14 @@ describe('Two days after the inspection → ask the client for a review (polling
 							subject: `How did your inspection at ${(inspection.address as Json).full} go?`,
 						}),
 					]);
+					expect(ours[0].text).toContain(`Hi ${client.first_name},`);
+					expect(ours[0].text).toContain('https://example.com/your-review-page');
+					expect(ours[0].text).toContain(`Your report: ${String(inspection.portal_url)}`);
+					// Every request is for a confirmed inspection with a client email.
+					const asked = await instance.api.get<{ data: Inspection[] }>('/v1/inspections', {
+						ids: emails.map((item) => item.inspection_id).join(','),
+					});
+					expect(asked.data.map((one) => one.status)).toEqual(asked.data.map(() => 'confirmed'));
 				},
 			);
 		} finally {

@@ -67,11 +67,12 @@ export const nodeDescription: Omit<INodeTypeDescription, 'group'> = {
 			noDataExpression: true,
 			options: [
 				{ name: 'Agency', value: 'agency' },
+				// The API calls them inspection events; the value stays, so saved workflows keep working.
+				{ name: 'Appointment', value: 'inspectionEvent' },
 				{ name: 'Attachment', value: 'attachment' },
 				{ name: 'Contact', value: 'contact' },
 				{ name: 'Contact Statistic', value: 'contactStats' },
 				{ name: 'Inspection', value: 'inspection' },
-				{ name: 'Inspection Event', value: 'inspectionEvent' },
 				{ name: 'Tag', value: 'tag' },
 			],
 			default: 'contact',

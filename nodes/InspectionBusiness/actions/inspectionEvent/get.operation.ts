@@ -7,8 +7,8 @@ import { getOperation } from '../../helpers/getOperation';
 export const { description, executeBatch, endpoint, queryScope } = getOperation({
 	resource: 'inspectionEvent',
 	endpoint: 'listEvents',
-	record: 'Inspection Event',
+	record: 'Appointment',
 	picker: 'event',
 	notFoundHint:
-		'No inspection event with this ID exists in the account of this credential. Check the ID and the credential.',
+		'No appointment with this ID exists in the account of this credential. Check the ID and the credential.',
 });

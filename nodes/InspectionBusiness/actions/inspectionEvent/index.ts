@@ -19,22 +19,22 @@ export const description: INodeProperties[] = [
 				name: 'Count',
 				value: 'count',
 				description:
-					'Count the inspection events matching the filters in one request: returns one item, { count }, without the records',
-				action: 'Count inspection events',
+					'Count the appointments matching the filters in one request: returns one item, { count }, without the records',
+				action: 'Count appointments',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description:
-					'Get an inspection event (an appointment such as a drop-off or pick-up) by ID: returns its name, description, inspection, start and end, duration and inspectors',
-				action: 'Get an inspection event',
+					'Get an appointment on an inspection, such as a drop-off or pick-up, by ID: returns its name, description, inspection, start and end, duration and inspectors',
+				action: 'Get an appointment',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'Get many inspection events (appointments such as a drop-off or pick-up): returns one item per event with its inspection, start and end, duration and inspectors',
-				action: 'Get many inspection events',
+					'Get many appointments on inspections, such as a drop-off or pick-up: returns one item per appointment with its inspection, start and end, duration and inspectors',
+				action: 'Get many appointments',
 			},
 		],
 		default: 'getAll',
