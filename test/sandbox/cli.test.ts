@@ -115,7 +115,7 @@ describe('commands against a running sandbox', () => {
 			expect(rest.code).toBe(0);
 			expect(rest.out).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
 			expect(rest.out).toMatch(/due 0 \(fully paid\)/);
-			expect(rest.out).toMatch(/^  Inspection Paid \(inspection.paid\)/m);
+			expect(rest.out).toMatch(/^ {2}Inspection Paid \(inspection.paid\)/m);
 			expect(rest.out).toContain('The account sends no webhook for this change.');
 		},
 		SPAWNS_MS,
