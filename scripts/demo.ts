@@ -137,9 +137,10 @@ n8n ${N8N_VERSION} with ${packed.name}@${packed.version} is ready, ${seconds()} 
   Package    listed in Settings → Community nodes, as after an install from npm
   Triggers   publish a workflow with a trigger, then make a change in the sandbox from a
              second terminal, for example:
+               npm run sandbox -- pay${urlFlag}           (an inspection is paid in full)
                npm run sandbox -- confirm${urlFlag}       (an inspection is confirmed)
-               npm run sandbox -- contact${urlFlag}       (a contact changes)
-               npm run sandbox -- --help        (every kind of change)
+               npm run sandbox -- clock 52h${urlFlag}     (two days pass: reminders, review requests)
+               npm run sandbox -- --help        (every moment and change)
              The sandbox sends Acme's webhooks to "${examples.find((workflow) => workflow.id === WEBHOOK_EXAMPLE.id)?.name}";
              for your own webhook workflow: npm run sandbox -- webhook <Production URL> --secret <secret>${urlFlag}
 

@@ -13,6 +13,7 @@
 import { waitFor } from '../../scripts/processes';
 import { SANDBOX_CREDENTIAL } from '../../scripts/workflows';
 import { DurableN8n, every15Seconds, TRIGGER_NODE } from './support/durable';
+import { PollWatch } from './support/polls';
 import { chain, NODE_TYPES } from './workflows/build';
 
 type Json = Record<string, unknown>;
@@ -74,9 +75,9 @@ async function until(event: string, id: string, since: number, timeoutMs = 2 * M
 	return of(event, id)[0].seenAt - since;
 }
 
-/** Two more polls pass (at 15 s each, with room for a busy machine). */
+/** Two more whole polls pass, and their executions finish. */
 const twoPolls = async () => {
-	await new Promise((resolve) => setTimeout(resolve, 35_000));
+	await (await PollWatch.start(n8n.control, n8n.rest, WORKFLOW)).ended(2);
 	await collect();
 };
 

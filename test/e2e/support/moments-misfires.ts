@@ -27,6 +27,7 @@ import { waitFor } from '../../../scripts/processes';
 import { SANDBOX_CREDENTIAL, sandboxCredential } from '../../../scripts/workflows';
 import { chain, NODE_TYPES } from '../workflows/build';
 import { DURABLE_SCHEDULER, DurableN8n, every15Seconds, TRIGGER_NODE } from './durable';
+import { PollWatch } from './polls';
 
 type Json = Record<string, unknown>;
 const MINUTE = 60_000;
@@ -174,6 +175,10 @@ async function selectEvents({ n8n }: Misfires, letter: Letter, events: string[])
 	});
 	await n8n.rest.publish(idOf(letter));
 }
+
+/** Watches the polls of D or F, which poll with keys of their own (the sandbox's log tells them apart). */
+const watchPolls = async (n8n: DurableN8n, letter: 'D' | 'F') =>
+	await PollWatch.start(n8n.control, n8n.rest, idOf(letter), KEYS[letter].apiKey);
 
 export interface Misfires {
 	n8n: DurableN8n;
@@ -323,7 +328,7 @@ export async function startingAddedLater(run: Misfires): Promise<void> {
 	const z = await confirmedAt(n8n, T0 + 10 * HOUR, 3);
 	await reports.until('A', 'inspection.created', z);
 	await selectEvents(run, 'D', ['inspection.ended', 'inspection.starting']);
-	await pollsSince(n8n, 'D', Date.now(), 2); // the new version has polled
+	await (await watchPolls(n8n, 'D')).ended(); // the new version has polled
 	const booked = await confirmedAt(n8n, T0 + 20 * HOUR, 3);
 	await reports.until('D', 'inspection.starting', booked);
 	expect(reports.of('D', 'inspection.starting', z)).toEqual([]);
@@ -384,7 +389,6 @@ export async function timeMoments(run: Misfires): Promise<void> {
 	);
 	await reports.until('E', 'inspection.starting', waiting);
 	const found = await reports.until('F', 'inspection.rescheduled', movedLate);
-	const lookedUpAt = Date.now();
 	expect(startingX[0].moment_at).toBe(iso(S - 24 * HOUR));
 	expect(reports.of('A', 'inspection.starting', waiting)).toEqual([]);
 	expect(reports.of('A', 'inspection.starting', draft)).toEqual([]);
@@ -392,11 +396,12 @@ export async function timeMoments(run: Misfires): Promise<void> {
 	expect(reports.of('F', 'inspection.starting', movedLate)).toEqual([]);
 	expect(found).toHaveLength(1);
 	// F's idle polls since its lookup: one request each (7).
-	await pollsSince(n8n, 'F', lookedUpAt, 3);
-	const polls = pollsOf(await requestTimes(n8n, 'F', lookedUpAt));
-	expect({ polls: polls.length >= 3, requests: new Set(polls) }).toEqual({
+	const idle = await watchPolls(n8n, 'F');
+	await idle.ended(3);
+	const { requests, polls } = await idle.since();
+	expect({ polls: polls.length >= 3, requests: requests.length }).toEqual({
 		polls: true,
-		requests: new Set([1]),
+		requests: polls.length,
 	});
 
 	// A new length, a move two hours on, and back (2).
@@ -438,38 +443,4 @@ export async function timeMoments(run: Misfires): Promise<void> {
 			repeated: [],
 		});
 	}
-}
-
-/**
- * The request times of workflow `letter` (D or F, which have keys of their own)
- * since `since` (the local clock). The log is in the sandbox's time: the clock
- * must not have been set since `since`.
- */
-async function requestTimes(n8n: DurableN8n, letter: 'D' | 'F', since: number): Promise<number[]> {
-	const { offset_ms: offset } = await n8n.control.getClock();
-	return (await n8n.control.requests({ pathPrefix: '/v1/' })).data
-		.filter((entry) => entry.key === KEYS[letter].apiKey)
-		.map((entry) => Date.parse(entry.time) - offset)
-		.filter((time) => time > since);
-}
-
-/** Waits until workflow `letter` has polled `count` times since `since`. */
-async function pollsSince(n8n: DurableN8n, letter: 'D' | 'F', since: number, count: number) {
-	await waitFor(
-		`${count} polls of workflow ${letter}`,
-		async () => pollsOf(await requestTimes(n8n, letter, since)).length >= count || undefined,
-		{ timeoutMs: 2 * MINUTE, intervalMs: 1000 },
-	);
-}
-
-/** Requests grouped into polls: a gap of more than 5 seconds starts the next. */
-function pollsOf(times: number[]): number[] {
-	const sizes: number[] = [];
-	let last = -Infinity;
-	for (const time of times.sort((a, b) => a - b)) {
-		if (time - last > 5_000) sizes.push(0);
-		sizes[sizes.length - 1]++;
-		last = time;
-	}
-	return sizes;
 }

@@ -55,14 +55,17 @@ export class PollWatch {
 		);
 	}
 
+	/** The trigger's requests since the watch began, and the polls they make (their start times). */
+	async since(): Promise<{ requests: LogEntry[]; polls: number[] }> {
+		const requests = (await PollWatch.requests(this.control, this.key)).slice(this.seen);
+		return { requests, polls: pollStarts(requests, this.before) };
+	}
+
 	/** Waits until `count` whole polls began and ended after the watch began, and their executions finished. */
 	async ended(count = 1, timeoutMs = 3 * 60_000): Promise<void> {
 		await waitFor(
 			`${count} poll(s) of ${this.workflowId} to end`,
-			async () => {
-				const after = (await PollWatch.requests(this.control, this.key)).slice(this.seen);
-				return pollStarts(after, this.before).length > count || undefined;
-			},
+			async () => (await this.since()).polls.length > count || undefined,
 			{ timeoutMs, intervalMs: 1000 },
 		);
 		await waitFor(
