@@ -5,19 +5,27 @@
  */
 const TARGETS = {
 	'trigger-core': {
-		mutate: ['nodes/InspectionBusinessTrigger/core/**/*.ts'],
+		// The pure core: the catalog, the judge, the memory and the walks (no n8n context).
+		mutate: [
+			'nodes/InspectionBusinessTrigger/catalog.ts',
+			'nodes/InspectionBusinessTrigger/testEvent.ts',
+			'nodes/InspectionBusinessTrigger/judge/**/*.ts',
+			'nodes/InspectionBusinessTrigger/memory/**/*.ts',
+			'nodes/InspectionBusinessTrigger/poll/**/*.ts',
+		],
+		// state-size.test.ts is left out: a size benchmark of minutes, not a behaviour test.
 		tests: [
 			'test/triggers/moments.test.ts',
+			'test/triggers/moments.misfires.test.ts',
 			'test/triggers/poll.baseline.test.ts',
 			'test/triggers/poll.clocks.test.ts',
 			'test/triggers/poll.overlap.test.ts',
 			'test/triggers/poll.property.test.ts',
 			'test/triggers/poll.regression.test.ts',
 			'test/triggers/poll.unreadable.test.ts',
-			'test/triggers/sample-rules.test.ts',
 			'test/triggers/slots.test.ts',
+			'test/triggers/state-bounds.test.ts',
 			'test/triggers/state-format.test.ts',
-			'test/triggers/state-size.test.ts',
 			'test/triggers/state-upgrade.test.ts',
 			'test/triggers/watch.test.ts',
 		],
