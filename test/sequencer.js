@@ -9,6 +9,8 @@ const path = require('node:path');
 /** Roughly how long each e2e file takes, longest first; a file not listed comes after them. */
 const E2E_FIRST = [
 	'durable',
+	'moments-misfires.poller',
+	'moments-misfires.durable',
 	'examples',
 	'newcomer',
 	'moments',
@@ -19,6 +21,7 @@ const E2E_FIRST = [
 	'credential',
 	'uploads',
 	'upsert',
+	'hostile',
 	'package',
 ];
 
