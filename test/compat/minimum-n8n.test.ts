@@ -19,6 +19,7 @@ const minimum = JSON.parse(
 /** Context methods newer than the minimum that the code may use, because it checks for them first. */
 const GUARDED_MEMBERS: Record<string, RegExp> = {
 	getPollBudgetMs: /typeof \w+\.getPollBudgetMs === 'function'/,
+	getSecureEgressFilter: /typeof \w+\.getSecureEgressFilter !== 'function'/,
 };
 
 /** Description names newer than the minimum that an older n8n ignores without harm. */

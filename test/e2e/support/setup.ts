@@ -1,10 +1,22 @@
 /**
- * Loaded before every e2e file: long default timeouts, and the worker's normal
- * priority (a unit file may have lowered it: test/support/beside-e2e.js). Files
- * run side by side, each against an n8n and a sandbox of its own
- * (support/instance.ts).
+ * Loaded before every e2e file: long default timeouts, the worker's normal
+ * priority (a unit file may have lowered it: test/support/beside-e2e.ts), and a
+ * place among the files that run at once. Files run side by side, each against
+ * an n8n and a sandbox of its own (support/instance.ts).
  */
 import os from 'node:os';
+import path from 'node:path';
+import { takeSlot } from '../../support/slots';
+import { readState } from './state';
+
+/**
+ * How many e2e files run at once (`IB_E2E_FILES_AT_ONCE` sets another number). Each runs an n8n,
+ * some a browser too, and many time polls against n8n's poll timeout: on a 2-core machine, all
+ * sixteen at once (with their boots and the unit files) made a load of 26, and n8n's polls and
+ * regular expressions missed their timeouts. Files take their place in the order jest gives them
+ * (test/sequencer.js: the longest first).
+ */
+const FILES_AT_ONCE = Number(process.env.IB_E2E_FILES_AT_ONCE ?? 4);
 
 jest.setTimeout(10 * 60_000);
 
@@ -13,3 +25,10 @@ try {
 } catch {
 	// Only root may raise a priority again; the e2e file then runs at the lowered one.
 }
+
+let release: (() => void) | undefined;
+// Long: a file waits here while the files before it run.
+beforeAll(async () => {
+	release = await takeSlot(path.join(readState().workDir, 'file-queue'), FILES_AT_ONCE);
+}, 90 * 60_000);
+afterAll(() => release?.());
