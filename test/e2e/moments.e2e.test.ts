@@ -59,8 +59,11 @@ async function collect(): Promise<void> {
 }
 
 const idOf = (item: Json) => String((item.record as Json).id);
+/** The items that report `event` for record `id`: a change that is several moments is one item, its `events` lists them all. */
 const of = (event: string, id: string) =>
-	reported.filter((item) => item.event === event && idOf(item) === id);
+	reported.filter(
+		(item) => (item.events as string[] | undefined)?.includes(event) && idOf(item) === id,
+	);
 
 /** Waits until `event` is reported for record `id`; returns how long after `since` it was seen. */
 async function until(event: string, id: string, since: number, timeoutMs = 2 * MINUTE) {

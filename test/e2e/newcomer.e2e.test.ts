@@ -6,7 +6,9 @@
  * Contact → Get Many run once, the polling trigger published, a change made with the README's
  * own curl command, and its execution opened with its item; then the webhook trigger of step 6:
  * its Production URL registered with the sandbox by the README's command, one delivery, its
- * execution.
+ * execution. Then Try it's first example, as the demo imports it: the accounting row published,
+ * a part payment that runs nothing and a full payment that runs it once, with the README's
+ * commands.
  *
  * It runs against an n8n of its own, as a newcomer's is: the owner, the package, nothing else.
  *
@@ -20,9 +22,11 @@ import path from 'node:path';
 import { SANDBOX_KEYS } from '../../sandbox/index';
 import { IMAGES } from '../../scripts/screenshots';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
+import { loadExamples, SANDBOX_CREDENTIAL, sandboxCredential } from '../../scripts/workflows';
 import { PACKAGE_DIR } from '../../scripts/package-tarball';
 import { cleanEnv, run, waitFor } from '../../scripts/processes';
 import { Editor } from './support/editor';
+import { PollWatch } from './support/polls';
 import { ensureFfmpeg, ScreenRecording } from './support/recording';
 import { useN8n } from './support/instance';
 import { readState } from './support/state';
@@ -67,7 +71,26 @@ function startHereSteps(readme: string): StartStep[] {
 	return steps;
 }
 
-const steps = startHereSteps(readFileSync(path.join(PACKAGE_DIR, 'README.md'), 'utf8'));
+/**
+ * The README's Try it, its first example (the accounting row): from "Publish **…**" to the next
+ * "Publish", its bold labels and commands. Numbered 7: it follows Start here's six steps.
+ */
+function tryItAccounting(readme: string): StartStep {
+	const section = readme.slice(readme.indexOf('\n### Try it without an account\n'));
+	const start = section.indexOf('\nPublish **');
+	const end = section.indexOf('\nPublish **', start + 1);
+	if (start < 0 || end < 0) throw new Error('Try it has no two examples to publish');
+	const text = section.slice(start, end);
+	const commands = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].trim());
+	const labels = [...text.replace(/```[\s\S]*?```/g, '').matchAll(/\*\*([^*]+)\*\*/g)].map(
+		(match) => match[1].replace(/\s+/g, ' ').trim(),
+	);
+	return { number: 7, labels: [...new Set(labels)], commands, text };
+}
+
+const readmeText = readFileSync(path.join(PACKAGE_DIR, 'README.md'), 'utf8');
+const steps = startHereSteps(readmeText);
+const tryIt = tryItAccounting(readmeText);
 const step = (number: number) => {
 	const found = steps.find((candidate) => candidate.number === number);
 	if (!found) throw new Error(`Start here has no step ${number}`);
@@ -517,4 +540,75 @@ it(
 		expect(watch.unseen()).toEqual([]);
 	},
 	6 * MINUTE,
+);
+
+/** What `npm run demo` imports for the accounting example: the demo's credential, and the example. */
+async function importAccountingExample(name: string): Promise<string> {
+	const { type, data } = sandboxCredential(instance.sandboxUrl);
+	const credential = await instance.rest.rest<{ id: string }>('POST', '/rest/credentials', {
+		name: SANDBOX_CREDENTIAL.name,
+		type,
+		data,
+	});
+	const example = loadExamples().find((workflow) => workflow.name.startsWith(name));
+	if (!example) throw new Error(`No example is named "${name}"`);
+	const nodes = example.nodes.map((node) =>
+		node.credentials
+			? { ...node, credentials: { [type]: { id: credential.id, name: SANDBOX_CREDENTIAL.name } } }
+			: node,
+	);
+	const { name: fullName, connections, settings } = example;
+	const created = await instance.rest.rest<{ id: string }>('POST', '/rest/workflows', {
+		name: fullName,
+		nodes,
+		connections,
+		settings,
+	});
+	return created.id;
+}
+
+it(
+	'Try it: the accounting example, published as the README says, runs nothing for a part payment and once for the full payment',
+	async () => {
+		const watch = new StepWatch(tryIt);
+		const { page } = editor;
+		const [exampleName] = tryIt.labels;
+		expect(tryIt.commands).toEqual(['npm run sandbox -- pay-part', 'npm run sandbox -- pay']);
+		const [partly, fully] = tryIt.commands;
+		const imported = await importAccountingExample(exampleName);
+		await page.goto(`${instance.url}/workflow/${imported}`);
+		await page.locator('[data-test-id=canvas-node]').first().waitFor();
+		await watch.look('example');
+		const workflowId = await publish(watch);
+		expect(workflowId).toBe(imported);
+		// "Wait a minute": the trigger's first poll notes where the account stands. It reads
+		// inspections; step 4's trigger, with the same key, reads contacts.
+		const polls = () =>
+			PollWatch.start(
+				instance.control,
+				instance.rest,
+				workflowId,
+				SANDBOX_KEYS.acmeOwner,
+				'/v1/inspections',
+			);
+		await (await polls()).ended(1);
+
+		const partPayment = await polls();
+		await runReadmeCommand(partly);
+		await partPayment.ended(1);
+		expect(await instance.rest.executions(workflowId)).toEqual([]);
+
+		await runReadmeCommand(fully);
+		// "Within two minutes": one poll a minute; three allow for a loaded machine.
+		await openFirstExecution(watch, workflowId, 3 * MINUTE);
+		const output = page.locator('[data-test-id=ndv] [data-test-id=output-panel]');
+		await output.getByText('inspection.paid').first().waitFor();
+		await watch.look('execution-item');
+		await editor.closeNdv();
+		await (await polls()).ended(1);
+		const executions = await instance.rest.executions(workflowId);
+		expect(executions.map((execution) => execution.status)).toEqual(['success']);
+		expect(watch.unseen()).toEqual([]);
+	},
+	10 * MINUTE,
 );

@@ -33,6 +33,8 @@ export class PollWatch {
 		private readonly rest: N8nRestClient,
 		private readonly workflowId: string,
 		private readonly key: string,
+		/** The paths the trigger reads (another trigger with the same key reads other lists). */
+		private readonly pathPrefix: string,
 		/** The trigger's requests logged before the watch began; the last of them. */
 		private readonly seen: number,
 		private readonly before: LogEntry | undefined,
@@ -44,20 +46,25 @@ export class PollWatch {
 		rest: N8nRestClient,
 		workflowId: string,
 		key: string = SANDBOX_KEYS.acmeOwner,
+		pathPrefix = '/v1/',
 	): Promise<PollWatch> {
-		const mine = await PollWatch.requests(control, key);
-		return new PollWatch(control, rest, workflowId, key, mine.length, mine.at(-1));
+		const mine = await PollWatch.requests(control, key, pathPrefix);
+		return new PollWatch(control, rest, workflowId, key, pathPrefix, mine.length, mine.at(-1));
 	}
 
-	private static async requests(control: SandboxControl, key: string): Promise<LogEntry[]> {
-		return (await control.requests({ pathPrefix: '/v1/' })).data.filter(
-			(entry) => entry.key === key,
-		);
+	private static async requests(
+		control: SandboxControl,
+		key: string,
+		pathPrefix: string,
+	): Promise<LogEntry[]> {
+		return (await control.requests({ pathPrefix })).data.filter((entry) => entry.key === key);
 	}
 
 	/** The trigger's requests since the watch began, and the polls they make (their start times). */
 	async since(): Promise<{ requests: LogEntry[]; polls: number[] }> {
-		const requests = (await PollWatch.requests(this.control, this.key)).slice(this.seen);
+		const requests = (await PollWatch.requests(this.control, this.key, this.pathPrefix)).slice(
+			this.seen,
+		);
 		return { requests, polls: pollStarts(requests, this.before) };
 	}
 
