@@ -25,12 +25,14 @@ const E2E_FIRST = [
 	'package',
 ];
 
-const rank = (test) => {
-	const name = path.basename(test.path);
+/** An e2e file's place in E2E_FIRST (after them when not listed); Infinity for other files. */
+const e2eRank = (file) => {
+	const name = path.basename(file);
 	if (!name.endsWith('.e2e.test.ts')) return Infinity;
 	const index = E2E_FIRST.indexOf(name.replace('.e2e.test.ts', ''));
 	return index < 0 ? E2E_FIRST.length : index;
 };
+const rank = (test) => e2eRank(test.path);
 
 class E2eFirstSequencer extends Sequencer {
 	sort(tests) {
@@ -41,3 +43,5 @@ class E2eFirstSequencer extends Sequencer {
 }
 
 module.exports = E2eFirstSequencer;
+// The e2e files' queue (test/e2e/support/setup.ts) serves them in the same order.
+module.exports.e2eRank = e2eRank;

@@ -6,15 +6,18 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { takeSlot } from '../../support/slots';
+import { queueTicket } from '../../support/slots';
 import { readState } from './state';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { e2eRank } = require('../../sequencer.js') as { e2eRank: (file: string) => number };
 
 /**
  * How many e2e files run at once (`IB_E2E_FILES_AT_ONCE` sets another number). Each runs an n8n,
  * some a browser too, and many time polls against n8n's poll timeout: on a 2-core machine, all
  * sixteen at once (with their boots and the unit files) made a load of 26, and n8n's polls and
- * regular expressions missed their timeouts. Files take their place in the order jest gives them
- * (test/sequencer.js: the longest first).
+ * regular expressions missed their timeouts. Files are served in test/sequencer.js's order (the
+ * longest first), whichever reaches this point first: each joins the queue as it loads.
  */
 const FILES_AT_ONCE = Number(process.env.IB_E2E_FILES_AT_ONCE ?? 4);
 
@@ -26,9 +29,11 @@ try {
 	// Only root may raise a priority again; the e2e file then runs at the lowered one.
 }
 
-let release: (() => void) | undefined;
+const ticket = queueTicket(
+	path.join(readState().workDir, 'file-queue'),
+	FILES_AT_ONCE,
+	e2eRank(expect.getState().testPath ?? ''),
+);
 // Long: a file waits here while the files before it run.
-beforeAll(async () => {
-	release = await takeSlot(path.join(readState().workDir, 'file-queue'), FILES_AT_ONCE);
-}, 90 * 60_000);
-afterAll(() => release?.());
+beforeAll(async () => await ticket.turn(), 90 * 60_000);
+afterAll(() => ticket.release());
