@@ -9,7 +9,7 @@ import { majorOf, type N8nRuntime } from './n8n-runtime';
 import { N8nServer } from './n8n-server';
 import { builtNodes, packageAuthor } from './package-tarball';
 import { freePort } from './ports';
-import { run, type RunResult } from './processes';
+import { ExitError, run, type RunResult } from './processes';
 
 const MINUTE = 60_000;
 /** A fixed key, so credentials imported by one command decrypt in the next (and across demo restarts). */
@@ -242,6 +242,8 @@ export class N8nUserFolder {
 				stdoutFile,
 			}));
 		} catch (error) {
+			const printed = crashedAfterPrinting(id, error);
+			if (printed) return printed;
 			throw new Error(`Workflow ${id} failed in n8n: ${(error as Error).message}`);
 		} finally {
 			rmSync(stdoutFile, { force: true });
@@ -340,6 +342,22 @@ export function nodeItems(output: ExecutionOutput, nodeName: string): NodeItem[]
 			`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`,
 		);
 	return first.data?.main[0] ?? [];
+}
+
+/**
+ * The execution that `n8n execute` printed whole before its process crashed on the way out (seen
+ * on a loaded machine: SIGSEGV in n8n 2.41.1 on Node 24 after the JSON was written). The crash is
+ * n8n's own teardown, not the workflow: its printed result stands. Anything else: undefined.
+ */
+export function crashedAfterPrinting(id: string, error: unknown): ExecutionOutput | undefined {
+	if (!(error instanceof ExitError) || error.signal !== 'SIGSEGV') return undefined;
+	try {
+		const output = parseExecuteOutput(id, error.stdout);
+		process.stderr.write(`n8n execute --id=${id} crashed (SIGSEGV) after printing its result\n`);
+		return output;
+	} catch {
+		return undefined;
+	}
 }
 
 /**

@@ -96,6 +96,17 @@ export interface RunResult {
 	stderr: string;
 }
 
+/** A command that ended otherwise than with exit code 0, with what it printed. */
+export class ExitError extends Error {
+	constructor(
+		message: string,
+		readonly signal: NodeJS.Signals | null,
+		readonly stdout: string,
+	) {
+		super(message);
+	}
+}
+
 function tail(text: string): string {
 	return text.length > OUTPUT_TAIL_CHARS ? text.slice(-OUTPUT_TAIL_CHARS) : text;
 }
@@ -154,8 +165,10 @@ export function run(
 			if (code === 0) resolve({ stdout, stderr });
 			else
 				reject(
-					new Error(
+					new ExitError(
 						`${describe(command, args)} exited with ${code ?? signal}\n--- stdout\n${tail(stdout)}\n--- stderr\n${stderr}`,
+						signal,
+						stdout,
 					),
 				);
 		});
