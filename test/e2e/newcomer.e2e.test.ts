@@ -49,6 +49,18 @@ interface StartStep {
 	text: string;
 }
 
+/** A step's shell commands (continuation lines joined) and bold labels, from its text. */
+function readStep(number: number, text: string): StartStep {
+	const commands = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
+		match[1].replace(/\\\n\s*/g, '').trim(),
+	);
+	const prose = text.replace(/```[\s\S]*?```/g, '').replace(/\(on n8n\s+1\.x[^)]*\)/g, '');
+	const labels = [...prose.matchAll(/\*\*([^*]+)\*\*/g)].map((match) =>
+		match[1].replace(/\s+/g, ' ').trim(),
+	);
+	return { number, labels: [...new Set(labels)], commands, text };
+}
+
 /** The numbered steps of the README's `## Start here`. */
 function startHereSteps(readme: string): StartStep[] {
 	const start = readme.indexOf('\n## Start here\n');
@@ -56,18 +68,9 @@ function startHereSteps(readme: string): StartStep[] {
 	const end = readme.indexOf('\n## ', start + 1);
 	const parts = readme.slice(start, end < 0 ? undefined : end).split(/^(\d+)\. /m);
 	const steps: StartStep[] = [];
-	for (let index = 1; index < parts.length; index += 2) {
-		// A step is its first line and the indented or blank lines after it.
-		const text = parts[index + 1].split(/\n(?=\S)/)[0];
-		const commands = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
-			match[1].replace(/\\\n\s*/g, '').trim(),
-		);
-		const prose = text.replace(/```[\s\S]*?```/g, '').replace(/\(on n8n\s+1\.x[^)]*\)/g, '');
-		const labels = [...prose.matchAll(/\*\*([^*]+)\*\*/g)].map((match) =>
-			match[1].replace(/\s+/g, ' ').trim(),
-		);
-		steps.push({ number: Number(parts[index]), labels: [...new Set(labels)], commands, text });
-	}
+	// A step is its first line and the indented or blank lines after it.
+	for (let index = 1; index < parts.length; index += 2)
+		steps.push(readStep(Number(parts[index]), parts[index + 1].split(/\n(?=\S)/)[0]));
 	return steps;
 }
 
@@ -80,12 +83,7 @@ function tryItAccounting(readme: string): StartStep {
 	const start = section.indexOf('\nPublish **');
 	const end = section.indexOf('\nPublish **', start + 1);
 	if (start < 0 || end < 0) throw new Error('Try it has no two examples to publish');
-	const text = section.slice(start, end);
-	const commands = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].trim());
-	const labels = [...text.replace(/```[\s\S]*?```/g, '').matchAll(/\*\*([^*]+)\*\*/g)].map(
-		(match) => match[1].replace(/\s+/g, ' ').trim(),
-	);
-	return { number: 7, labels: [...new Set(labels)], commands, text };
+	return readStep(7, section.slice(start, end));
 }
 
 const readmeText = readFileSync(path.join(PACKAGE_DIR, 'README.md'), 'utf8');
@@ -251,8 +249,16 @@ async function publish(watch: StepWatch): Promise<string> {
 	return workflowId;
 }
 
-/** Opens the workflow's Executions tab, waits for a finished run, and opens its trigger node. */
-async function openFirstExecution(watch: StepWatch, workflowId: string, timeoutMs: number) {
+/**
+ * Opens the workflow's Executions tab, waits for a finished run, opens its trigger node and waits
+ * until its output shows each of `showing`.
+ */
+async function openFirstExecution(
+	watch: StepWatch,
+	workflowId: string,
+	timeoutMs: number,
+	showing: string[],
+) {
 	const { page } = editor;
 	await page.click('[data-test-id=radio-button-executions]');
 	await page.locator('[data-test-id=executions-sidebar]').waitFor();
@@ -277,7 +283,9 @@ async function openFirstExecution(watch: StepWatch, workflowId: string, timeoutM
 		.locator('[data-test-id=execution-preview-host] [data-test-id=canvas-node]')
 		.first()
 		.dblclick();
-	await page.locator('[data-test-id=ndv] [data-test-id=output-panel]').waitFor();
+	const output = page.locator('[data-test-id=ndv] [data-test-id=output-panel]');
+	await output.waitFor();
+	for (const text of showing) await output.getByText(text).first().waitFor();
 }
 
 /** `npm run screenshots` also records the walk: the video n8n's verification review asks for. */
@@ -461,17 +469,13 @@ it(
 	"step 5: the README's change in the sandbox comes through as one execution with its item",
 	async () => {
 		const watch = new StepWatch(step(5));
-		const { page } = editor;
 		expect(pollWorkflowId).not.toBe('');
 		const [command] = step(5).commands;
 		// The command prints the new contact (curl) or its id (npm run sandbox).
 		const contactId = UUID.exec(await runReadmeCommand(command))?.[0];
 		expect(contactId).toBeDefined();
 		// "Within two minutes": one poll a minute; three allow for a loaded machine.
-		await openFirstExecution(watch, pollWorkflowId, 3 * MINUTE);
-		const output = page.locator('[data-test-id=ndv] [data-test-id=output-panel]');
-		await output.getByText('contact.created').first().waitFor();
-		await output.getByText(contactId!).first().waitFor();
+		await openFirstExecution(watch, pollWorkflowId, 3 * MINUTE, ['contact.created', contactId!]);
 		await watch.look('execution-item');
 		await picture(readmePicture(5));
 		await editor.closeNdv();
@@ -525,9 +529,7 @@ it(
 		expect(receiver).toBeDefined();
 		const [change] = step(5).commands;
 		await runReadmeCommand(change);
-		await openFirstExecution(watch, workflowId, 2 * MINUTE);
-		const output = page.locator('[data-test-id=ndv] [data-test-id=output-panel]');
-		await output.getByText('contact.changed').first().waitFor();
+		await openFirstExecution(watch, workflowId, 2 * MINUTE, ['contact.changed']);
 		await watch.look('delivery-item');
 		await editor.closeNdv();
 		const deliveries = (await instance.control.deliveries()).data.filter(
@@ -600,9 +602,7 @@ it(
 
 		await runReadmeCommand(fully);
 		// "Within two minutes": one poll a minute; three allow for a loaded machine.
-		await openFirstExecution(watch, workflowId, 3 * MINUTE);
-		const output = page.locator('[data-test-id=ndv] [data-test-id=output-panel]');
-		await output.getByText('inspection.paid').first().waitFor();
+		await openFirstExecution(watch, workflowId, 3 * MINUTE, ['inspection.paid']);
 		await watch.look('execution-item');
 		await editor.closeNdv();
 		await (await polls()).ended(1);
