@@ -20,6 +20,10 @@ export default {
 	tsconfigFile: 'tsconfig.json',
 	mutate: target.mutate,
 	coverageAnalysis: 'perTest',
+	// A static mutant (module-level code, run at import) needs every test re-run in a fresh
+	// module registry: in the transport, 27 % of the mutants and 79 % of the time. They are left
+	// out and counted as ignored; docs/testing.md gives how many.
+	ignoreStatic: true,
 	concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
 	timeoutMS: 30_000,
 	// The first run of every test, with coverage, on a busy machine.
@@ -27,6 +31,9 @@ export default {
 	reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
 	htmlReporter: { fileName: `reports/mutation/${name}/index.html` },
 	jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
+	// A second run re-tests only the mutants whose code or covering tests changed.
+	incremental: true,
+	incrementalFile: `reports/mutation/${name}/incremental.json`,
 	tempDirName: `.stryker-tmp/${name}`,
 	cleanTempDir: 'always',
 	ignorePatterns: ['dist', 'reports', '.artifacts', 'docs/images', '.stryker-tmp'],

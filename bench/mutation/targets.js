@@ -15,6 +15,8 @@ const TARGETS = {
 		],
 		// state-size.test.ts is left out: a size benchmark of minutes, not a behaviour test.
 		tests: [
+			'test/triggers/change.test.ts',
+			'test/triggers/unreadable.test.ts',
 			'test/triggers/moments.test.ts',
 			'test/triggers/moments.misfires.test.ts',
 			'test/triggers/poll.baseline.test.ts',
