@@ -18,6 +18,7 @@ const TARGETS = {
 			'test/triggers/change.test.ts',
 			'test/triggers/unreadable.test.ts',
 			'test/triggers/moments.test.ts',
+			'test/triggers/moments.edges.test.ts',
 			'test/triggers/moments.misfires.test.ts',
 			'test/triggers/poll.baseline.test.ts',
 			'test/triggers/poll.clocks.test.ts',

@@ -123,6 +123,11 @@ export class MomentsApi implements ListSource {
 		record.updated_at = iso(this.tick());
 	}
 
+	/** Removes a record for good: lists and `ids=` lookups no longer return it. */
+	remove(resource: 'inspections' | 'contacts', id: string) {
+		this.lists[resource].delete(id);
+	}
+
 	/** Moves the server clock on by at least a millisecond, so every change has its own time. */
 	private tick(): number {
 		this.now += 1000;

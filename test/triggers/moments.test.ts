@@ -383,6 +383,7 @@ describe('time-based moments with a fake clock', () => {
 		expect(await poll()).toMatchObject([
 			{
 				event: 'inspection.unreadable',
+				events: ['inspection.unreadable'],
 				record: { id: 'legacy \ud83d' },
 				problem: expect.stringContaining('not a UUID'),
 			},
