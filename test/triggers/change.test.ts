@@ -90,10 +90,10 @@ describe('facts read from a version', () => {
 });
 
 describe('a first-seen record: its own time inside the window', () => {
-	const at = (time: unknown, from: number | null = WINDOW_START) =>
+	const at = (time: string | undefined, from: number | null = WINDOW_START) =>
 		ownTimeInWindow('paid_at')(change({ before: null, record: { paid_at: time }, from }));
 
-	test.each<[string, unknown, number | null, boolean]>([
+	test.each<[string, string | undefined, number | null, boolean]>([
 		['no window: everything is new', 'not a time', null, true],
 		['on the window start', '2026-03-01T10:00:00Z', WINDOW_START, true],
 		['a millisecond before it', '2026-03-01T09:59:59.999Z', WINDOW_START, false],

@@ -18,6 +18,7 @@ import {
 	MAX_REMEMBERED_MS,
 } from '../../nodes/InspectionBusinessTrigger/pollGuards';
 import { FakeApi, uuid } from './fake-api';
+import { MomentsApi, poller } from './moments-api';
 
 const MINUTE = 60_000;
 const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
@@ -209,4 +210,25 @@ test('a remembered baseline start is kept from the first poll, and not used once
 	starts.ended('n', true, 9_000, MAX_REMEMBERED_MS + 1);
 	expect(starts.startOf('n', MAX_REMEMBERED_MS + 2)).toBe(9_000);
 	expect(starts.startOf('other', 0)).toBeUndefined();
+});
+
+const idOf = (item: PollItem) => (item.record as IDataObject).id;
+
+test('with Emit Existing, the first walk reports each record once as existing, and then only changes', async () => {
+	const api = new MomentsApi();
+	const first = api.createInspection();
+	const second = api.createInspection();
+	const poll = poller(api, ['inspection.updated', 'inspection.created'], { emitExisting: true });
+	const existing = await poll();
+	expect(existing.map((item) => [item.event, item.events, idOf(item)])).toEqual([
+		['inspection.existing', ['inspection.existing'], first.id],
+		['inspection.existing', ['inspection.existing'], second.id],
+	]);
+	expect(await poll()).toEqual([]);
+	api.change('inspections', String(first.id), (r) => {
+		r.notes = 'gate code 4411';
+	});
+	expect((await poll()).map((item) => [item.event, idOf(item)])).toEqual([
+		['inspection.updated', first.id],
+	]);
 });

@@ -111,6 +111,7 @@ test('each unreadable record is reported once, and the changes around it as usua
 		]),
 	);
 	expect(items).toHaveLength(6);
+	for (const item of items) expect(item.events).toEqual([item.event]);
 	const appointment = items.find((item) => item.event === 'inspection_event.created')!;
 	expect((appointment.changes as IDataObject).name).toEqual({
 		before: null,
