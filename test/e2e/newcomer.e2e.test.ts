@@ -195,12 +195,6 @@ async function waitPublished(workflowId: string): Promise<void> {
 async function fromPlusMenu(watch: StepWatch, item: 'New workflow' | 'New credential') {
 	const { page } = editor;
 	await page.goto(`${instance.url}/home/workflows`);
-	// As a person would, once the page has loaded: a click on the menu while the list still
-	// loads was lost when the page re-rendered (a run beside a CPU-bound process).
-	await page
-		.locator('[data-test-id=resources-list-wrapper], [data-test-id=empty-resources-list]')
-		.first()
-		.waitFor();
 	await page.locator('[data-test-id=universal-add]').click();
 	const entry = page.getByText(item, { exact: true });
 	await entry.waitFor();
