@@ -2,8 +2,8 @@
  * The time-based moments (Starting, Ended) at their edges, with a fake clock:
  * due on the very millisecond, not one before; a short inspection learned
  * late; a lookup of more inspections than one `ids=` call takes; ids with
- * letters; an inspection gone for good. The moments' main paths are in
- * moments.test.ts.
+ * letters; an inspection gone for good. Also an inspector assigned with no
+ * other moment. The moments' main paths are in moments.test.ts.
  */
 import { LIMITS } from '../../nodes/shared/endpoints';
 import { HOUR, MomentsApi, poller } from './moments-api';
@@ -85,4 +85,18 @@ test('an inspection gone for good reports nothing and is not looked up again', a
 	api.now += HOUR;
 	expect(await poll()).toEqual([]);
 	expect(api.requests).toHaveLength(1);
+});
+
+test('an inspector assigned and nothing else: one item per inspector, no item without an event', async () => {
+	const api = new MomentsApi();
+	const { id } = api.createInspection();
+	const poll = poller(api, ['inspection.inspector_assigned', 'inspection.paid']);
+	await poll();
+	api.change('inspections', String(id), (r) => {
+		r.inspectors = [...(r.inspectors as object[]), { id: 'insp-2', name: 'Sam Chen' }];
+	});
+	const items = await poll();
+	expect(items.map((item) => [item.event, item.events])).toEqual([
+		['inspection.inspector_assigned', ['inspection.inspector_assigned']],
+	]);
 });
