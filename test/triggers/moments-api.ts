@@ -135,6 +135,10 @@ export class MomentsApi implements ListSource {
 	}
 }
 
+/** The `ids=` lookups among a poll's requests. */
+export const lookups = (api: MomentsApi) =>
+	api.requests.filter((r) => typeof r.query.ids === 'string');
+
 export const pay = (r: IDataObject, amount?: number) => {
 	const price = r.price as IDataObject;
 	const paid = amount ?? Number(price.quote);

@@ -6,10 +6,9 @@
  * other moment. The moments' main paths are in moments.test.ts.
  */
 import { LIMITS } from '../../nodes/shared/endpoints';
-import { HOUR, MomentsApi, poller } from './moments-api';
+import { HOUR, lookups, MomentsApi, poller } from './moments-api';
 
 const MINUTE = 60_000;
-const lookups = (api: MomentsApi) => api.requests.filter((r) => typeof r.query.ids === 'string');
 const idsOf = (items: Array<{ record?: unknown }>) =>
 	items.map((item) => (item.record as { id: string }).id);
 

@@ -12,7 +12,7 @@ import { allAgreementsSigned, isPaid } from '../../nodes/shared/inspectionFacts'
 import { packKey, unpackId } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
 import { lengthInQuarters } from '../../nodes/InspectionBusinessTrigger/memory/keptFacts';
 import { pickSample } from '../../nodes/InspectionBusinessTrigger/testEvent';
-import { HOUR, MomentsApi, pay, poller, sign } from './moments-api';
+import { HOUR, lookups, MomentsApi, pay, poller, sign } from './moments-api';
 
 const eventsOf = (items: IDataObject[]) => items.map((item) => item.events);
 
@@ -275,8 +275,6 @@ describe('change moments through polls', () => {
 });
 
 describe('time-based moments with a fake clock', () => {
-	const lookups = (api: MomentsApi) => api.requests.filter((r) => typeof r.query.ids === 'string');
-
 	it('starting comes at the first poll after its time, once; an idle poll makes one request and no lookup', async () => {
 		const api = new MomentsApi();
 		const inspection = api.createInspection(); // scheduled 72 h ahead
