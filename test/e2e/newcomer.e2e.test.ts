@@ -191,8 +191,14 @@ async function waitPublished(workflowId: string): Promise<void> {
 	);
 }
 
+/** What each + menu entry opens: the sign that its click was taken. */
+const PLUS_MENU_OPENS = {
+	'New workflow': '[data-test-id=canvas-plus-button]',
+	'New credential': '[data-test-id=new-credential-type-select]',
+} as const;
+
 /** Opens the + menu at the top of the sidebar (on every page of n8n) and picks `item`. */
-async function fromPlusMenu(watch: StepWatch, item: 'New workflow' | 'New credential') {
+async function fromPlusMenu(watch: StepWatch, item: keyof typeof PLUS_MENU_OPENS) {
 	const { page } = editor;
 	await page.goto(`${instance.url}/home/workflows`);
 	await page.locator('[data-test-id=universal-add]').click();
@@ -200,13 +206,28 @@ async function fromPlusMenu(watch: StepWatch, item: 'New workflow' | 'New creden
 	await entry.waitFor();
 	await watch.look('plus-menu');
 	await entry.click();
+	// A click while the workflows list is still rendering is lost and leaves the menu open; a
+	// person clicks the entry again. A slow page that took the click just loads (2 minutes at most).
+	const opened = page.locator(PLUS_MENU_OPENS[item]).first();
+	let clicked = Date.now();
+	await waitFor(
+		`${item} to open from the + menu`,
+		async () => {
+			if (await opened.isVisible()) return true;
+			if (Date.now() - clicked > 15_000 && (await entry.isVisible())) {
+				clicked = Date.now();
+				await entry.click({ timeout: 5_000 }).catch(() => undefined);
+			}
+			return undefined;
+		},
+		{ timeoutMs: 2 * MINUTE, intervalMs: 1_000 },
+	);
 }
 
 /** A new workflow's empty canvas, from the + menu. */
 async function createWorkflow(watch: StepWatch): Promise<void> {
 	const { page } = editor;
 	await fromPlusMenu(watch, 'New workflow');
-	await page.locator('[data-test-id=canvas-plus-button]').waitFor();
 	await watch.look('new-workflow');
 	await page.click('[data-test-id=canvas-plus-button]');
 	await page.locator('[data-test-id=node-creator-search-bar]').waitFor();
