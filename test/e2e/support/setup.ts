@@ -4,10 +4,11 @@
  * place among the files that run at once. Files run side by side, each against
  * an n8n and a sandbox of its own (support/instance.ts).
  */
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { queueTicket } from '../../support/slots';
-import { readState } from './state';
+import { readState, STATE_ENV } from './state';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { e2eRank } = require('../../sequencer.js') as { e2eRank: (file: string) => number };
@@ -34,6 +35,21 @@ const ticket = queueTicket(
 	FILES_AT_ONCE,
 	e2eRank(expect.getState().testPath ?? ''),
 );
+/**
+ * When the file ran, in seconds after the global setup's templates were ready: the figures
+ * test/sequencer.js's order and docs/testing.md's timings come from.
+ */
+const file = path.basename(expect.getState().testPath ?? '');
+const ready = statSync(process.env[STATE_ENV] ?? '').mtimeMs;
+const sinceReady = () => Math.round((Date.now() - ready) / 1000);
+let began = 0;
+
 // Long: a file waits here while the files before it run.
-beforeAll(async () => await ticket.turn(), 90 * 60_000);
-afterAll(() => ticket.release());
+beforeAll(async () => {
+	await ticket.turn();
+	began = sinceReady();
+}, 90 * 60_000);
+afterAll(() => {
+	ticket.release();
+	process.stderr.write(`[e2e queue] ${file} ran from ${began} s to ${sinceReady()} s\n`);
+});
