@@ -27,6 +27,7 @@ const TARGETS = {
 			'test/triggers/poll.regression.test.ts',
 			'test/triggers/poll.unreadable.test.ts',
 			'test/triggers/poll.walk.test.ts',
+			'test/triggers/poll.walk.windows.test.ts',
 			'test/triggers/slots.test.ts',
 			'test/triggers/state-bounds.test.ts',
 			'test/triggers/state-format.test.ts',
