@@ -21,9 +21,10 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { setSafeRegexEngine, Workflow } from 'n8n-workflow';
 
 import { TestCredentialsHelper } from './credentials';
+import { patientRegexEngine } from './regex-engine';
 
 type CoreModule = typeof import('n8n-core');
 type DiModule = typeof import('@n8n/di');
@@ -61,6 +62,7 @@ export async function bootN8nCore(): Promise<CoreModule> {
 		process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
 		process.env.N8N_BINARY_DATA_STORAGE_PATH = join(userFolder, 'binary-data');
 		const core: CoreModule = await import('n8n-core');
+		setSafeRegexEngine(patientRegexEngine);
 		await coreContainer().get(core.BinaryDataService).init();
 		return core;
 	})();
