@@ -1,6 +1,6 @@
 /**
  * The queue that bounds how many files work at once (slots.ts): served by rank, then in the order
- * asked; a released ticket or a dead process's ticket frees its slot.
+ * asked; a served ticket holds its slot until released; a dead process's ticket frees its slot.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,17 @@ test('a lower rank is served first, though it joined later; equal ranks in the o
 	expect(await servedWithin(lateTurn, 1000)).toBe(true);
 	late.release();
 	expect(readdirSync(queue)).toEqual([]);
+});
+
+test('a served ticket keeps its slot when a lower rank joins later', async () => {
+	const first = queueTicket(queue, 1, 5);
+	await first.turn();
+	const lower = queueTicket(queue, 1, 1);
+	const lowerTurn = lower.turn();
+	expect(await servedWithin(lowerTurn, 600)).toBe(false);
+	first.release();
+	expect(await servedWithin(lowerTurn, 1000)).toBe(true);
+	lower.release();
 });
 
 test('holds at most `slots` at once', async () => {

@@ -1,10 +1,11 @@
 /**
  * A queue across jest's worker processes: a folder of tickets, served by rank, then in the order
- * asked; a holder is one of the `slots` first tickets. Used to bound how many files do CPU-heavy work
+ * asked; a served ticket is marked and keeps its slot until released, so a lower rank that joins
+ * later waits for a free slot instead of running beside all the holders. Used to bound how many files do CPU-heavy work
  * at once when `npm test` runs many side by side: n8n boots (test/e2e/support/instance.ts),
  * and the unit and heavy files beside the e2e ones (test/support/beside-e2e.ts).
  */
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 let taken = 0;
@@ -30,6 +31,22 @@ function liveTickets(queue: string): string[] {
 		});
 }
 
+/** A served ticket's mark: a folder inside the ticket's own. */
+const SERVED = 'served';
+
+/**
+ * Whether `ticket` may start now: the served tickets plus the waiting ones ahead of it leave a
+ * slot. Then it is marked served. Two checks in the same few milliseconds can still both pass.
+ */
+function served(queue: string, ticket: string, slots: number): boolean {
+	const tickets = liveTickets(queue);
+	const isServed = (name: string) => existsSync(path.join(queue, name, SERVED));
+	const waiting = tickets.filter((name) => !isServed(name));
+	if (tickets.length - waiting.length + waiting.indexOf(ticket) >= slots) return false;
+	mkdirSync(path.join(queue, ticket, SERVED), { recursive: true });
+	return true;
+}
+
 /**
  * Joins the queue now, with `rank` (lower first; 0 by default); `turn` waits until this ticket
  * is one of the first `slots` and resolves to the function that gives it back.
@@ -50,7 +67,7 @@ export function queueTicket(
 	const release = () => rmSync(path.join(queue, ticket), { recursive: true, force: true });
 	const turn = async () => {
 		try {
-			while (!liveTickets(queue).slice(0, slots).includes(ticket))
+			while (!served(queue, ticket, slots))
 				await new Promise((resolve) => setTimeout(resolve, 250));
 		} catch (error) {
 			release();
