@@ -1,9 +1,10 @@
 /**
  * A queue across jest's worker processes: a folder of tickets, served by rank, then in the order
  * asked; a served ticket is marked and keeps its slot until released, so a lower rank that joins
- * later waits for a free slot instead of running beside all the holders. Used to bound how many files do CPU-heavy work
- * at once when `npm test` runs many side by side: n8n boots (test/e2e/support/instance.ts),
- * and the unit and heavy files beside the e2e ones (test/support/beside-e2e.ts).
+ * later waits for a free slot instead of running beside all the holders. Used to bound how many
+ * files do CPU-heavy work at once when `npm test` runs many side by side: the e2e files
+ * (test/e2e/support/setup.ts), n8n boots (test/e2e/support/instance.ts), and the unit and heavy
+ * files beside the e2e ones (test/support/beside-e2e.ts).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -49,7 +50,7 @@ function served(queue: string, ticket: string, slots: number): boolean {
 
 /**
  * Joins the queue now, with `rank` (lower first; 0 by default); `turn` waits until this ticket
- * is one of the first `slots` and resolves to the function that gives it back.
+ * is served (see `served`) and resolves to the function that gives it back.
  */
 export function queueTicket(
 	queue: string,
