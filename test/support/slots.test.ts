@@ -49,6 +49,14 @@ test('a served ticket keeps its slot when a lower rank joins later', async () =>
 	lower.release();
 });
 
+test('a ticket given back before its turn fails its turn and takes no slot', async () => {
+	const given = queueTicket(queue, 1);
+	given.release();
+	await expect(given.turn()).rejects.toThrow();
+	expect(readdirSync(queue)).toEqual([]);
+	expect(await servedWithin(takeSlot(queue, 1), 1000)).toBe(true);
+});
+
 test('holds at most `slots` at once', async () => {
 	const releases = await Promise.all([takeSlot(queue, 2), takeSlot(queue, 2)]);
 	const third = takeSlot(queue, 2);

@@ -41,6 +41,9 @@ const SERVED = 'served';
  */
 function served(queue: string, ticket: string, slots: number): boolean {
 	const tickets = liveTickets(queue);
+	// Marking a ticket given back would make it again, and its slot would stay taken for good.
+	if (!tickets.includes(ticket))
+		throw new Error(`queue ticket ${ticket} was given back before its turn`);
 	const isServed = (name: string) => existsSync(path.join(queue, name, SERVED));
 	const waiting = tickets.filter((name) => !isServed(name));
 	if (tickets.length - waiting.length + waiting.indexOf(ticket) >= slots) return false;
