@@ -25,7 +25,7 @@ export default {
 	// out and counted as ignored; docs/testing.md gives how many.
 	ignoreStatic: true,
 	concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
-	timeoutMS: 30_000,
+	timeoutMS: 10_000,
 	// The first run of every test, with coverage, on a busy machine.
 	dryRunTimeoutMinutes: 30,
 	reporters: ['clear-text', 'progress-append-only', 'html', 'json'],

@@ -17,6 +17,7 @@ const TARGETS = {
 		tests: [
 			'test/triggers/change.test.ts',
 			'test/triggers/unreadable.test.ts',
+			'test/triggers/memory.test.ts',
 			'test/triggers/moments.test.ts',
 			'test/triggers/moments.edges.test.ts',
 			'test/triggers/moments.misfires.test.ts',

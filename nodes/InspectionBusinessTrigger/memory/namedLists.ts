@@ -70,11 +70,6 @@ export function missingKeys(a: WatchedValue | undefined, b: WatchedValue | undef
 	return keysOf(a).filter((key) => !ids.has(identity(key)));
 }
 
-/** Whether the ids of two named lists differ. */
-export function differentIds(a: WatchedValue | undefined, b: WatchedValue | undefined): boolean {
-	return missingKeys(a, b).length > 0 || missingKeys(b, a).length > 0;
-}
-
 const plain = ({ id, name }: Named) => ({ id, name });
 
 /** A named list as users read it: {id, name} each. */

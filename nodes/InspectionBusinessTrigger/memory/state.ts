@@ -205,15 +205,12 @@ export function pruneBefore(fingerprints: Fingerprints, from: number | null): vo
 }
 
 /**
- * Holds the fingerprints to `cap`: least recently updated first, but versions
- * at or after `keepFrom` (the next window, which the dedupe needs) only when
- * nothing else is left.
+ * Holds the fingerprints to `cap`, least recently updated first. The versions
+ * the next window needs for its dedupe are the newest, so they go last, only
+ * when nothing older is left.
  */
-export function enforceCap(fingerprints: Fingerprints, cap: number, keepFrom: number | null): void {
+export function enforceCap(fingerprints: Fingerprints, cap: number): void {
 	if (fingerprints.size <= cap) return;
-	const inWindow = (updatedAt: number) => keepFrom !== null && updatedAt >= keepFrom;
-	const byAge = [...fingerprints.times()].sort(
-		([, a], [, b]) => Number(inWindow(a)) - Number(inWindow(b)) || a - b,
-	);
+	const byAge = [...fingerprints.times()].sort(([, a], [, b]) => a - b);
 	for (let i = 0; fingerprints.size > cap; i++) fingerprints.delete(byAge[i][0]);
 }

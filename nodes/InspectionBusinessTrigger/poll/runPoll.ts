@@ -77,7 +77,7 @@ function turnOrder(resources: Resource[], goesFirst: Resource | undefined): Reso
 function boundFingerprints(resource: Resource, state: ResourceState, options: PollOptions): void {
 	const oldest = keepFrom(state, options.overlapMs);
 	if (!KEEPS_EVERY_RECORD.has(resource)) pruneBefore(state.fingerprints, oldest);
-	enforceCap(state.fingerprints, options.cap ?? DEFAULT_CAP, oldest);
+	enforceCap(state.fingerprints, options.cap ?? DEFAULT_CAP);
 }
 
 /**
