@@ -7,7 +7,15 @@
  * every 15 seconds, the e2e workflows and their credentials imported). No n8n
  * runs between files.
  */
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium } from '../../scripts/chromium';
@@ -25,63 +33,77 @@ import { killAllOnSignals } from '../../scripts/processes';
 import { loadExamples } from '../../scripts/workflows';
 import { e2eCredentials, e2eWorkflows } from './workflows';
 import { polledEvery15Seconds } from './workflows/build';
-import { STATE_ENV, type E2eState } from './support/state';
-import { removeWorkDir, setWorkDir } from './support/resources';
+import { SETUP_FAILED, STATE_ENV, type E2eState } from './support/state';
+import { removeWorkDir, setPreparation, setWorkDir } from './support/resources';
 
 /** The suite template's credentials point here; each file imports them again with its sandbox. */
 const NO_SANDBOX = 'http://127.0.0.1:9';
 
-export default async function globalSetup(): Promise<void> {
+/**
+ * Starts the preparation and returns at once, so the unit and heavy files run while it
+ * installs and builds (jest holds every file until the global setup returns; a cold install
+ * takes minutes). The e2e files wait for it (support/setup.ts: `setupDone`); the teardown
+ * waits for it before it removes the folder.
+ */
+export default function globalSetup(): void {
+	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-e2e-'));
+	killAllOnSignals(() => removeWorkDir(workDir));
+	setWorkDir(workDir);
+	process.env[STATE_ENV] = path.join(workDir, 'state.json');
+	setPreparation(
+		prepare(workDir).catch((error: unknown) => {
+			const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+			writeFileSync(path.join(workDir, SETUP_FAILED), message);
+			process.stderr.write(`[e2e setup] failed: ${message}\n`);
+		}),
+	);
+}
+
+/** Writes the state file (support/state.ts) when the templates are ready: the e2e files wait for it. */
+async function prepare(workDir: string): Promise<void> {
 	const started = Date.now();
 	const log = (line: string) =>
 		process.stderr.write(`[e2e setup +${Math.round((Date.now() - started) / 1000)}s] ${line}\n`);
 	const artifactsDir = path.join(PACKAGE_DIR, '.artifacts', 'e2e');
 	rmSync(artifactsDir, { recursive: true, force: true });
 	mkdirSync(artifactsDir, { recursive: true });
-	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-e2e-'));
-	killAllOnSignals(() => removeWorkDir(workDir));
-	setWorkDir(workDir);
+	const [runtime] = await Promise.all([ensureRuntime(log), ensureChromium(log)]);
+
+	log('Building and packing the package');
+	await buildPackage();
+	const packed = await packPackage(workDir);
+
+	log('Making the fresh template: the package installed, the owner set up');
+	const fresh = new N8nUserFolder(runtime, path.join(workDir, 'template-fresh'));
+	await fresh.installPackage(packed.tarball, packed.name, packed.version);
+	await fresh.importCredentials([]); // creates the database, which registerPackage writes to
+	await fresh.registerPackage(packed.name, packed.version);
+	const serverLog = path.join(artifactsDir, 'n8n-template.log');
+	const server = await fresh.startServer(await freePort(), {
+		onOutput: (chunk) => appendFileSync(serverLog, chunk),
+	});
 	try {
-		const [runtime] = await Promise.all([ensureRuntime(log), ensureChromium(log)]);
-
-		log('Building and packing the package');
-		await buildPackage();
-		const packed = await packPackage(workDir);
-
-		log('Making the fresh template: the package installed, the owner set up');
-		const fresh = new N8nUserFolder(runtime, path.join(workDir, 'template-fresh'));
-		await fresh.installPackage(packed.tarball, packed.name, packed.version);
-		await fresh.importCredentials([]); // creates the database, which registerPackage writes to
-		await fresh.registerPackage(packed.name, packed.version);
-		const serverLog = path.join(artifactsDir, 'n8n-template.log');
-		const server = await fresh.startServer(await freePort(), {
-			onOutput: (chunk) => appendFileSync(serverLog, chunk),
-		});
-		try {
-			await server.rest.setupOwner(LOCAL_OWNER);
-			await server.assertPackageLoaded(packed.name, declaredNodeTypes());
-		} finally {
-			await server.stop();
-		}
-
-		log('Making the suite template: the examples and the e2e workflows imported');
-		const suite = new N8nUserFolder(runtime, path.join(workDir, 'template-suite'));
-		cpSync(fresh.folder, suite.folder, { recursive: true });
-		await suite.importCredentials(e2eCredentials(NO_SANDBOX));
-		await suite.importWorkflows([...loadExamples().map(polledEvery15Seconds), ...e2eWorkflows()]);
-
-		const state: E2eState = {
-			workDir,
-			templates: { fresh: fresh.folder, suite: suite.folder },
-			tarball: packed.tarball,
-			artifactsDir,
-		};
-		const stateFile = path.join(workDir, 'state.json');
-		writeFileSync(stateFile, JSON.stringify(state, null, 2));
-		process.env[STATE_ENV] = stateFile;
-		log('Templates ready');
-	} catch (error) {
-		removeWorkDir(workDir);
-		throw error;
+		await server.rest.setupOwner(LOCAL_OWNER);
+		await server.assertPackageLoaded(packed.name, declaredNodeTypes());
+	} finally {
+		await server.stop();
 	}
+
+	log('Making the suite template: the examples and the e2e workflows imported');
+	const suite = new N8nUserFolder(runtime, path.join(workDir, 'template-suite'));
+	cpSync(fresh.folder, suite.folder, { recursive: true });
+	await suite.importCredentials(e2eCredentials(NO_SANDBOX));
+	await suite.importWorkflows([...loadExamples().map(polledEvery15Seconds), ...e2eWorkflows()]);
+
+	const state: E2eState = {
+		workDir,
+		templates: { fresh: fresh.folder, suite: suite.folder },
+		tarball: packed.tarball,
+		artifactsDir,
+	};
+	// Written whole, then renamed: a file that waits for it never reads half of it.
+	const stateFile = path.join(workDir, 'state.json');
+	writeFileSync(`${stateFile}.tmp`, JSON.stringify(state, null, 2));
+	renameSync(`${stateFile}.tmp`, stateFile);
+	log('Templates ready');
 }

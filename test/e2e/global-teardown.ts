@@ -5,8 +5,8 @@
 import { rmSync } from 'node:fs';
 import { removeRunFolder } from './support/resources';
 
-export default function globalTeardown(): void {
-	removeRunFolder();
+export default async function globalTeardown(): Promise<void> {
+	await removeRunFolder();
 	const unitQueue = process.env.IB_BESIDE_E2E;
 	if (unitQueue) rmSync(unitQueue, { recursive: true, force: true });
 }

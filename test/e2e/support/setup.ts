@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { queueTicket } from '../../support/slots';
-import { readState, STATE_ENV } from './state';
+import { setupDone, STATE_ENV, workDirOf } from './state';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { e2eRank } = require('../../sequencer.js') as { e2eRank: (file: string) => number };
@@ -31,7 +31,7 @@ try {
 }
 
 const ticket = queueTicket(
-	path.join(readState().workDir, 'file-queue'),
+	path.join(workDirOf(), 'file-queue'),
 	FILES_AT_ONCE,
 	e2eRank(expect.getState().testPath ?? ''),
 );
@@ -40,16 +40,20 @@ const ticket = queueTicket(
  * test/sequencer.js's order and docs/testing.md's timings come from.
  */
 const file = path.basename(expect.getState().testPath ?? '');
-const ready = statSync(process.env[STATE_ENV] ?? '').mtimeMs;
+let ready = 0;
 const sinceReady = () => Math.round((Date.now() - ready) / 1000);
 let began = 0;
 
-// Long: a file waits here while the files before it run.
+// Long: a file waits here for the global setup's templates, then while the files before it run.
 beforeAll(async () => {
+	await setupDone();
+	ready = statSync(process.env[STATE_ENV] ?? '').mtimeMs;
 	await ticket.turn();
 	began = sinceReady();
-}, 90 * 60_000);
+}, 120 * 60_000);
 afterAll(() => {
 	ticket.release();
-	process.stderr.write(`[e2e queue] ${file} ran from ${began} s to ${sinceReady()} s\n`);
+	// Not after a failed setup: the file never ran.
+	if (ready > 0)
+		process.stderr.write(`[e2e queue] ${file} ran from ${began} s to ${sinceReady()} s\n`);
 });
