@@ -17,11 +17,11 @@ import { LOCAL_OWNER } from '../../scripts/n8n-rest';
 import { EXAMPLE_VIEWPORT, exampleCanvases, IMAGES } from '../../scripts/screenshots';
 import { Editor } from './support/editor';
 import { useN8n } from './support/instance';
-import { readState } from './support/state';
+import { ARTIFACTS_DIR } from './support/state';
 import { WEBHOOK_TRIGGER, webhookUrl } from './workflows/triggers';
 
 const instance = useN8n('editor', { template: 'suite', publish: [WEBHOOK_TRIGGER.id] });
-const screenshots = path.join(readState().artifactsDir, 'editor');
+const screenshots = path.join(ARTIFACTS_DIR, 'editor');
 let editor: Editor;
 
 const properties = nodeDescription.properties;

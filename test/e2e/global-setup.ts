@@ -22,18 +22,13 @@ import { ensureChromium } from '../../scripts/chromium';
 import { N8nUserFolder } from '../../scripts/n8n-instance';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { LOCAL_OWNER } from '../../scripts/n8n-rest';
-import {
-	buildPackage,
-	declaredNodeTypes,
-	PACKAGE_DIR,
-	packPackage,
-} from '../../scripts/package-tarball';
+import { buildPackage, declaredNodeTypes, packPackage } from '../../scripts/package-tarball';
 import { freePort } from '../../scripts/ports';
 import { killAllOnSignals } from '../../scripts/processes';
 import { loadExamples } from '../../scripts/workflows';
 import { e2eCredentials, e2eWorkflows } from './workflows';
 import { polledEvery15Seconds } from './workflows/build';
-import { SETUP_FAILED, STATE_ENV, type E2eState } from './support/state';
+import { ARTIFACTS_DIR, SETUP_FAILED, STATE_ENV, type E2eState } from './support/state';
 import { removeWorkDir, setPreparation, setWorkDir } from './support/resources';
 
 /** The suite template's credentials point here; each file imports them again with its sandbox. */
@@ -64,9 +59,8 @@ async function prepare(workDir: string): Promise<void> {
 	const started = Date.now();
 	const log = (line: string) =>
 		process.stderr.write(`[e2e setup +${Math.round((Date.now() - started) / 1000)}s] ${line}\n`);
-	const artifactsDir = path.join(PACKAGE_DIR, '.artifacts', 'e2e');
-	rmSync(artifactsDir, { recursive: true, force: true });
-	mkdirSync(artifactsDir, { recursive: true });
+	rmSync(ARTIFACTS_DIR, { recursive: true, force: true });
+	mkdirSync(ARTIFACTS_DIR, { recursive: true });
 	const [runtime] = await Promise.all([ensureRuntime(log), ensureChromium(log)]);
 
 	log('Building and packing the package');
@@ -78,7 +72,7 @@ async function prepare(workDir: string): Promise<void> {
 	await fresh.installPackage(packed.tarball, packed.name, packed.version);
 	await fresh.importCredentials([]); // creates the database, which registerPackage writes to
 	await fresh.registerPackage(packed.name, packed.version);
-	const serverLog = path.join(artifactsDir, 'n8n-template.log');
+	const serverLog = path.join(ARTIFACTS_DIR, 'n8n-template.log');
 	const server = await fresh.startServer(await freePort(), {
 		onOutput: (chunk) => appendFileSync(serverLog, chunk),
 	});
@@ -99,7 +93,6 @@ async function prepare(workDir: string): Promise<void> {
 		workDir,
 		templates: { fresh: fresh.folder, suite: suite.folder },
 		tarball: packed.tarball,
-		artifactsDir,
 	};
 	// Written whole, then renamed: a file that waits for it never reads half of it.
 	const stateFile = path.join(workDir, 'state.json');

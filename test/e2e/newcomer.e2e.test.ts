@@ -29,11 +29,11 @@ import { Editor } from './support/editor';
 import { PollWatch } from './support/polls';
 import { ensureFfmpeg, ScreenRecording } from './support/recording';
 import { useN8n } from './support/instance';
-import { readState } from './support/state';
+import { ARTIFACTS_DIR } from './support/state';
 
 const MINUTE = 60_000;
 const instance = useN8n('newcomer', { template: 'fresh' });
-const screenshots = path.join(readState().artifactsDir, 'newcomer');
+const screenshots = path.join(ARTIFACTS_DIR, 'newcomer');
 /** The demo's sandbox address, which the README's commands use. */
 const DEMO_SANDBOX = 'http://127.0.0.1:4010';
 /** The name n8n gave the credential step 3 creates (read from its dialog). */

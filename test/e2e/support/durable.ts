@@ -22,7 +22,7 @@ import type { N8nServer } from '../../../scripts/n8n-server';
 import { freePort } from '../../../scripts/ports';
 import { SANDBOX_CREDENTIAL, sandboxCredential } from '../../../scripts/workflows';
 import { chain, every15Seconds, NODE_TYPES } from '../workflows/build';
-import { readState } from './state';
+import { ARTIFACTS_DIR, readState } from './state';
 
 /** n8n 2.41's switches for what n8n 2.45 does by default: poll triggers as durable schedules with durable cursors. */
 export const DURABLE_SCHEDULER = {
@@ -118,7 +118,7 @@ export class DurableN8n {
 		]);
 		await userFolder.importWorkflows(listed);
 		for (const workflow of listed) await userFolder.publishWorkflow(workflow.id);
-		const logFile = path.join(state.artifactsDir, `n8n-${name}.log`);
+		const logFile = path.join(ARTIFACTS_DIR, `n8n-${name}.log`);
 		return new DurableN8n(runtime, sandbox, userFolder, workDir, logFile);
 	}
 

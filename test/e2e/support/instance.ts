@@ -17,7 +17,7 @@ import { freePort } from '../../../scripts/ports';
 import { inSlot } from '../../support/slots';
 import { e2eCredentials } from '../workflows';
 import { SandboxApi } from './sandbox-api';
-import { readState } from './state';
+import { ARTIFACTS_DIR, readState } from './state';
 
 const MINUTE = 60_000;
 /**
@@ -109,7 +109,7 @@ export class FileN8n {
 			await userFolder.importCredentials(credentials);
 			return;
 		}
-		const log = path.join(state.artifactsDir, `n8n-${this.name}.log`);
+		const log = path.join(ARTIFACTS_DIR, `n8n-${this.name}.log`);
 		const server = await booting(
 			async () =>
 				await userFolder.startServer(await freePort(), {

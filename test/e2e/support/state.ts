@@ -4,9 +4,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PACKAGE_DIR } from '../../../scripts/package-tarball';
 import { waitFor } from '../../../scripts/processes';
 
 export const STATE_ENV = 'IB_E2E_STATE';
+/** Where tests put screenshots and logs (kept after the run; the global setup empties it). */
+export const ARTIFACTS_DIR = path.join(PACKAGE_DIR, '.artifacts', 'e2e');
 /** Written beside the state file, with the error, when the preparation fails. */
 export const SETUP_FAILED = 'setup-failed.txt';
 /** A cold preparation installs Node, n8n and chromium: minutes; ample on a busy machine. */
@@ -23,8 +26,6 @@ export interface E2eState {
 	templates: { fresh: string; suite: string };
 	/** The packed tarball that was installed into n8n. */
 	tarball: string;
-	/** Where tests put screenshots and logs (kept after the run). */
-	artifactsDir: string;
 }
 
 function stateFile(): string {
