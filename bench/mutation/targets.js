@@ -30,6 +30,7 @@ const TARGETS = {
 			'test/triggers/poll.walk.test.ts',
 			'test/triggers/poll.walk.windows.test.ts',
 			'test/triggers/slots.test.ts',
+			'test/triggers/testEvent.test.ts',
 			'test/triggers/state-bounds.test.ts',
 			'test/triggers/state-format.test.ts',
 			'test/triggers/state-upgrade.test.ts',
