@@ -14,6 +14,8 @@ import { type PollEvent, primaryEvent, selectedRows, type SampleView } from './c
 import type { TriggerItem } from './judge/items';
 import { scheduleOf } from './judge/timeMoments';
 import { changeTime } from './memory/fingerprints';
+import { newEntries, showNamed } from './memory/namedLists';
+import type { WatchedValues } from './memory/packing';
 import { watchedValues } from './memory/watchedFields';
 import { OPTION_DEFAULTS } from './description';
 import type { Resource } from './resources';
@@ -52,8 +54,12 @@ function viewOf(
 	};
 }
 
-/** The item as the poll shapes it: an inspector's moment alone, naming the first; new roles named. */
-function sampleItem(record: IDataObject, events: PollEvent[]): TriggerItem {
+/**
+ * The item as the poll shapes it: an inspector's moment alone, naming the first
+ * the poll would name; new roles named. Both as the poll reports them: from the
+ * watched values (kept, sorted), as a change from nothing.
+ */
+function sampleItem(record: IDataObject, events: PollEvent[], values: WatchedValues): TriggerItem {
 	const item: TriggerItem = {
 		event: primaryEvent(events),
 		events,
@@ -65,14 +71,12 @@ function sampleItem(record: IDataObject, events: PollEvent[]): TriggerItem {
 	if (perInspector) {
 		const others = events.filter((event) => event !== perInspector.value);
 		if (others.length > 0) return { ...item, event: primaryEvent(others), events: others };
-		// The first inspector the rule counts: one with an id.
-		const first = (record.inspectors as IDataObject[]).find(
-			(inspector) => typeof inspector === 'object' && inspector !== null && inspector.id != null,
-		)!;
-		return { ...item, inspector: { id: String(first.id), name: first.name ?? null } };
+		// The sample rule showed an inspector with an id, so there is a first.
+		const [first] = showNamed(values.inspectors ?? []);
+		return { ...item, inspector: { ...first } };
 	}
 	if (selectedRows(events).some((row) => row.namesNewRoles))
-		return { ...item, new_roles: record.roles as string[] };
+		return { ...item, new_roles: newEntries(undefined, values.roles) };
 	return item;
 }
 
@@ -83,7 +87,8 @@ export function pickSample(
 	now: number,
 	statuses: readonly string[] = OPTION_DEFAULTS.momentStatuses,
 ): TriggerItem | null {
-	let best: { record: IDataObject; events: PollEvent[]; at: number } | null = null;
+	let best: { record: IDataObject; events: PollEvent[]; at: number; values: WatchedValues } | null =
+		null;
 	for (const { resource, records } of newest) {
 		const rows = selectedRows(selected).filter((row) => row.resource === resource);
 		for (const record of records) {
@@ -91,8 +96,8 @@ export function pickSample(
 			if (best !== null && best.at >= at) continue;
 			const view = viewOf(resource, record, now, statuses);
 			const events = rows.filter((row) => row.sample(view)).map((row) => row.value);
-			if (events.length > 0) best = { record, events, at };
+			if (events.length > 0) best = { record, events, at, values: view.asNew.now };
 		}
 	}
-	return best === null ? null : sampleItem(best.record, best.events);
+	return best === null ? null : sampleItem(best.record, best.events, best.values);
 }

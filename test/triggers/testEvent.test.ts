@@ -243,20 +243,27 @@ describe('the newest record that shows a selected event wins', () => {
 	});
 });
 
-describe('inspector assigned: alone, the item names the first inspector with an id', () => {
+describe('inspector assigned: alone, the item names the first inspector the poll would name', () => {
 	const ASSIGNED = 'inspection.inspector_assigned';
 	const ZED = { id: 'z-9', name: 'Zed' };
 	// [case, the record's inspectors, other events selected (not shown), the inspector named]
 	it.each<[string, unknown[], PollEvent[], IDataObject]>([
 		['the first', [ALEX, ZED], [], ALEX],
+		// The poll reports inspectors added in its kept order (sorted), whatever the record's.
 		[
-			"in the record's order, skipping entries without an id",
+			'in the kept order, skipping entries without an id',
 			[null, 'x', { name: 'No Id' }, ZED, ALEX],
 			[],
-			ZED,
+			ALEX,
 		],
 		['a missing name is null', [{ id: 'insp-3' }], [], { id: 'insp-3', name: null }],
 		['a null name is null', [{ id: 'insp-3', name: null }], [], { id: 'insp-3', name: null }],
+		[
+			'a name that is not text is null, as kept',
+			[{ id: 7, name: 42 }],
+			[],
+			{ id: '7', name: null },
+		],
 		['others selected, not shown', [ALEX], ['inspection.paid', 'inspection.created'], ALEX],
 	])('%s', (_, inspectors, others, inspector) => {
 		const record = inspection({ inspectors } as IDataObject);
@@ -284,8 +291,9 @@ describe('inspector assigned: alone, the item names the first inspector with an 
 });
 
 describe("contact took a new role: the item names the record's roles", () => {
-	// In the kept order (sorted), which the poll's new_roles follows; the sample passes the record's on.
-	const roles = ['Buyer Agent', 'Listing Agent'];
+	// As the poll names them: kept and sorted, whatever the record's order; only text.
+	const roles = ['Listing Agent', 7, 'Buyer Agent'];
+	const named = ['Buyer Agent', 'Listing Agent'];
 	// [case, the contact, events selected, the item's events (new role the headline when shown)]
 	it.each<[string, IDataObject, PollEvent[], PollEvent[]]>([
 		['alone', { roles }, ['contact.new_role'], ['contact.new_role']],
@@ -303,9 +311,9 @@ describe("contact took a new role: the item names the record's roles", () => {
 		],
 	])('%s', (_, over, selected, events) => {
 		const record = contact(over);
-		const named = events.includes('contact.new_role');
+		const shown = events.includes('contact.new_role');
 		expect(pick([['contacts', [record]]], selected)).toStrictEqual(
-			named ? item(record, events, 'contact.new_role', { new_roles: roles }) : item(record, events),
+			shown ? item(record, events, 'contact.new_role', { new_roles: named }) : item(record, events),
 		);
 	});
 });
