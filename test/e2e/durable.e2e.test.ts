@@ -47,8 +47,13 @@ const EVENTS = [
 ];
 /** n8n gives a poll 5 s of a 10 s timeout: a baseline of the demo account, slowed to a second a page, takes several polls. */
 const SHORT_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '10' };
-/** n8n gives a poll 0.5 s of a 1 s timeout: one slow answer and n8n abandons the poll. */
-const ONE_SECOND_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '1' };
+/**
+ * n8n gives a poll 2 s of a 4 s timeout: one answer slowed by SLOW_ANSWER_MS and n8n abandons the
+ * poll, while an ordinary poll ends well within it on a busy machine (at 1 s, polls were abandoned
+ * at a load of 20).
+ */
+const FOUR_SECOND_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '4' };
+const SLOW_ANSWER_MS = 8_000;
 
 let n8n: DurableN8n;
 let api: SandboxApi;
@@ -381,7 +386,7 @@ it(
 				'contact.updated',
 			);
 		await n8n.control.clearRequests();
-		await n8n.start(ONE_SECOND_POLLS);
+		await n8n.start(FOUR_SECOND_POLLS);
 
 		await reports.until(whileDown, 3 * MINUTE);
 		expect(reports.notOnce(whileDown)).toEqual([]);
@@ -399,12 +404,12 @@ it(
 			20,
 		);
 		const from = n8n.log.length;
-		// The next three polls read contacts at once, then wait 2.5 s for inspections: n8n abandons
-		// each at 1 s, with the contact's change in hand, and keeps nothing of it.
+		// The next three polls read contacts at once, then wait 8 s for inspections: n8n abandons
+		// each at 4 s, with the contact's change in hand, and keeps nothing of it.
 		await n8n.control.queueFaults(
 			...Array.from({ length: 3 }, () => ({
 				kind: 'slow' as const,
-				delay_ms: 2500,
+				delay_ms: SLOW_ANSWER_MS,
 				method: 'GET',
 				path: '/v1/inspections',
 			})),
