@@ -149,11 +149,14 @@ describe('redirects', () => {
 	});
 });
 
-/** A file host that streams `total` bytes in 1 MB chunks, announced or not, and counts what it got out. */
-async function streamingHost(total: number, announce: boolean) {
+/**
+ * A file host that answers `status` with `total` bytes in 1 MB chunks, announced or not, and
+ * counts what it got out.
+ */
+async function streamingHost(total: number, announce: boolean, status = 200) {
 	const sent = { bytes: 0, finished: false };
 	const server: Server = createServer((_request, res) => {
-		res.writeHead(200, {
+		res.writeHead(status, {
 			'Content-Type': 'application/pdf',
 			...(announce ? { 'Content-Length': String(total) } : {}),
 		});
@@ -228,6 +231,21 @@ describe(`the size cap (${DOWNLOAD_MAX_BYTES} bytes, the API's largest file)`, (
 				'The file is larger than 25 MB, the most a download reads (it announced 64 MB)',
 			);
 			expect(host.sent.finished).toBe(false);
+		} finally {
+			await host.close();
+		}
+	});
+
+	it("reads no more than the start of an error answer's endless body, and fails naming the answer", async () => {
+		const total = 64 * 1024 * 1024;
+		const host = await streamingHost(total, false, 404);
+		try {
+			const error = await failureOf(host.credentials, async function () {
+				return await downloadSignedLink.call(this, host.link);
+			});
+			expect(JSON.stringify(error)).toContain('404');
+			expect(host.sent.finished).toBe(false);
+			expect(host.sent.bytes).toBeLessThan(total);
 		} finally {
 			await host.close();
 		}
