@@ -5,7 +5,8 @@
  * hostile Base URLs serve each fault: `/_hostile/endless-pages` (empty pages, fresh cursors),
  * `/_hostile/repeated-pages` (the same records on every page), `/_hostile/overfull-pages` (one
  * new record a page, while `total` says 2). A sane API's short and even empty pages still walk
- * to the end.
+ * to the end. An answer that is not a page (no data list, a cursor that is not text) fails the
+ * walk naming the endpoint.
  */
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
 import { getByIds, readAll } from '../../nodes/shared/transport/pages';
@@ -122,4 +123,46 @@ it('a sane API: short and empty pages now and then, fewer in a row than the limi
 	} finally {
 		await api.close();
 	}
+});
+
+describe('an answer that is not a page fails the walk, and nothing is read as an empty list', () => {
+	const contact = { id: '00000000-0000-4000-8000-000000000001' };
+	it.each([
+		['no data', { next_cursor: null }],
+		['data that is not a list', { data: { 0: contact }, next_cursor: null }],
+		['a next cursor that is a number', { data: [contact], next_cursor: 2 }],
+		['a next cursor that is an object', { data: [contact], next_cursor: { after: 'x' } }],
+		['no answer at all', null],
+	])('%s', async (_name, body) => {
+		const api = await startFakeApi();
+		api.answer({ status: 200, body });
+		try {
+			const error = await failureOf(
+				sandbox.credentials('acmeOwner', { baseUrl: api.baseUrl }),
+				async function () {
+					return await readAll.call(this, 'listContacts');
+				},
+			);
+			expect(error.description).toContain('/v1/contacts');
+			expect(api.requests).toHaveLength(1);
+		} finally {
+			await api.close();
+		}
+	});
+
+	it('a page without a next cursor is the last', async () => {
+		const api = await startFakeApi();
+		api.answer({ status: 200, body: { data: [contact] } });
+		try {
+			const records = await inNode(
+				sandbox.credentials('acmeOwner', { baseUrl: api.baseUrl }),
+				async function () {
+					return await readAll.call(this, 'listContacts');
+				},
+			);
+			expect(records).toEqual([contact]);
+		} finally {
+			await api.close();
+		}
+	});
 });
