@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/endpoints';
-import { getByIds, paginate, pageQueries } from '../../nodes/shared/transport/pages';
+import { getByIds, listPage, paginate, pageQueries } from '../../nodes/shared/transport/pages';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';
@@ -163,6 +163,23 @@ describe('paginate', () => {
 		} finally {
 			await api.close();
 		}
+	});
+});
+
+describe("listPage (the polling trigger's one page at a time)", () => {
+	it('sends its query on the first page, and the same query with the cursor on the next', async () => {
+		const query = { sort: 'updated_at', limit: 2 };
+		const [first, second] = await inNode(sandbox.credentials(), async function () {
+			const page = await listPage.call(this, 'listContacts', { query, cursor: null });
+			const next = await listPage.call(this, 'listContacts', { query, cursor: page.nextCursor });
+			return [page, next];
+		});
+		expect(first.records).toHaveLength(2);
+		expect(second.records.map((r) => r.id)).not.toContain(first.records[0].id);
+		expect((await listed()).map((r) => r.query)).toEqual([
+			{ sort: 'updated_at', limit: '2' },
+			{ sort: 'updated_at', limit: '2', cursor: first.nextCursor },
+		]);
 	});
 });
 
