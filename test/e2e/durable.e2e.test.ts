@@ -48,12 +48,11 @@ const EVENTS = [
 /** n8n gives a poll 5 s of a 10 s timeout: a baseline of the demo account, slowed to a second a page, takes several polls. */
 const SHORT_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '10' };
 /**
- * n8n gives a poll 2 s of a 4 s timeout: one answer slowed by SLOW_ANSWER_MS and n8n abandons the
- * poll, while an ordinary poll ends well within it on a busy machine (at 1 s, polls were abandoned
- * at a load of 20).
+ * n8n gives a poll 0.5 s of a 1 s timeout, and the trigger a page at least 1 s: one slow answer
+ * and n8n abandons the poll (with a longer timeout the trigger ends the poll itself, in time). At
+ * a load of 20 n8n abandons ordinary polls too, so only the abandoned polls run under it.
  */
-const FOUR_SECOND_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '4' };
-const SLOW_ANSWER_MS = 8_000;
+const ONE_SECOND_POLLS = { N8N_SCHEDULER_POLL_TIMEOUT: '1' };
 
 let n8n: DurableN8n;
 let api: SandboxApi;
@@ -386,7 +385,7 @@ it(
 				'contact.updated',
 			);
 		await n8n.control.clearRequests();
-		await n8n.start(FOUR_SECOND_POLLS);
+		await n8n.start(SHORT_POLLS);
 
 		await reports.until(whileDown, 3 * MINUTE);
 		expect(reports.notOnce(whileDown)).toEqual([]);
@@ -404,12 +403,14 @@ it(
 			20,
 		);
 		const from = n8n.log.length;
-		// The next three polls read contacts at once, then wait 8 s for inspections: n8n abandons
-		// each at 4 s, with the contact's change in hand, and keeps nothing of it.
+		await n8n.stop();
+		await n8n.start(ONE_SECOND_POLLS);
+		// The next three polls read contacts at once, then wait 2.5 s for inspections: n8n abandons
+		// each at 1 s, with the contact's change in hand, and keeps nothing of it.
 		await n8n.control.queueFaults(
 			...Array.from({ length: 3 }, () => ({
 				kind: 'slow' as const,
-				delay_ms: SLOW_ANSWER_MS,
+				delay_ms: 2500,
 				method: 'GET',
 				path: '/v1/inspections',
 			})),
@@ -429,6 +430,9 @@ it(
 			reports.items.filter((item) => versionOf(item.record as Json) === versionOf(changed)),
 		).toEqual([]);
 
+		// Then polls n8n lets end: the state it kept from before them reports the change once.
+		await n8n.stop();
+		await n8n.start(SHORT_POLLS);
 		await reports.until(expected, 3 * MINUTE);
 		expect(reports.notOnce(expected)).toEqual([]);
 		const contactReads = (await n8n.triggerRequests()).filter(
