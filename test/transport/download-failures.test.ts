@@ -1,0 +1,105 @@
+/**
+ * A signed-link host that fails: a redirect with no place to go fails at once,
+ * before anything else is sent; a server error is tried again, a bounded
+ * number of times, and a file that comes on a later try is downloaded; a
+ * refused connection fails naming the network error; a missing file fails at
+ * once. Requests are counted at the host. Addresses and sizes:
+ * download-limits.test.ts; slow files and Stop: hostile-links.test.ts.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { downloadSignedLink } from '../../nodes/shared/transport/download';
+import { RETRY } from '../../nodes/shared/transport/retry';
+import { withSandbox } from '../helpers/n8n';
+import { failureOf, inNode } from './context';
+
+const sandbox = withSandbox();
+
+type Answer = (res: ServerResponse) => void;
+const status =
+	(code: number, headers: Record<string, string> = {}): Answer =>
+	(res) => {
+		res.writeHead(code, { 'Content-Type': 'text/plain', ...headers });
+		res.end(`status ${code}`);
+	};
+const file: Answer = (res) => {
+	res.writeHead(200, { 'Content-Type': 'application/pdf' });
+	res.end(Buffer.from('%PDF-1.4 report'));
+};
+
+/** A host on this machine (the Base URL's own address) that answers in turn, then repeats the last. */
+async function scriptedHost(...answers: Answer[]) {
+	const requests: string[] = [];
+	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		requests.push(req.url ?? '');
+		(answers[requests.length - 1] ?? answers.at(-1)!)(res);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		origin,
+		link: `${origin}/report.pdf`,
+		credentials: sandbox.credentials('acmeOwner', { baseUrl: origin }),
+		requests,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+it.each<[string, Answer]>([
+	['a redirect without a Location', status(302)],
+	['a redirect with an empty Location', status(301, { Location: '' })],
+	['a redirect to a Location that is not a URL', status(302, { Location: 'http://[::1' })],
+	['a missing file', status(404)],
+])('%s fails after one request', async (_name, answer) => {
+	const host = await scriptedHost(answer);
+	try {
+		const error = await failureOf(host.credentials, async function () {
+			return await downloadSignedLink.call(this, host.link);
+		});
+		// An item error with a hint, not a stray exception.
+		expect(error.description).toEqual(expect.any(String));
+		expect(host.requests).toEqual(['/report.pdf']);
+	} finally {
+		await host.close();
+	}
+});
+
+it('a server error is tried again, and the file that comes on a later try is downloaded', async () => {
+	const host = await scriptedHost(status(503), status(502), file);
+	try {
+		const downloaded = await inNode(host.credentials, async function () {
+			return await downloadSignedLink.call(this, host.link);
+		});
+		expect(downloaded.data.toString()).toBe('%PDF-1.4 report');
+		expect(host.requests).toHaveLength(3);
+	} finally {
+		await host.close();
+	}
+});
+
+it(`a server error that lasts fails after ${RETRY.maxAttempts} tries, saying how many`, async () => {
+	const host = await scriptedHost(status(500));
+	try {
+		const error = await failureOf(host.credentials, async function () {
+			return await downloadSignedLink.call(this, host.link);
+		});
+		expect(host.requests).toHaveLength(RETRY.maxAttempts);
+		expect(JSON.stringify(error)).toContain(String(RETRY.maxAttempts));
+	} finally {
+		await host.close();
+	}
+});
+
+it('a refused connection fails naming the network error', async () => {
+	const host = await scriptedHost(file);
+	await host.close();
+	const error = await failureOf(host.credentials, async function () {
+		return await downloadSignedLink.call(this, host.link);
+	});
+	expect(JSON.stringify(error)).toContain('ECONNREFUSED');
+});
