@@ -6,13 +6,13 @@
  * once. Requests are counted at the host. Addresses and sizes:
  * download-limits.test.ts; slow files and Stop: hostile-links.test.ts.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 
 import { downloadSignedLink } from '../../nodes/shared/transport/download';
 import { RETRY } from '../../nodes/shared/transport/retry';
 import { withSandbox } from '../helpers/n8n';
 import { failureOf, inNode } from './context';
+import { startFileHost } from './file-host';
 
 const sandbox = withSandbox();
 
@@ -28,26 +28,14 @@ const file: Answer = (res) => {
 	res.end(Buffer.from('%PDF-1.4 report'));
 };
 
-/** A host on this machine (the Base URL's own address) that answers in turn, then repeats the last. */
+/** A file host that answers in turn, then repeats the last, and notes each request. */
 async function scriptedHost(...answers: Answer[]) {
 	const requests: string[] = [];
-	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+	const host = await startFileHost(sandbox, (req, res) => {
 		requests.push(req.url ?? '');
 		(answers[requests.length - 1] ?? answers.at(-1)!)(res);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return {
-		origin,
-		link: `${origin}/report.pdf`,
-		credentials: sandbox.credentials('acmeOwner', { baseUrl: origin }),
-		requests,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
+	return { ...host, requests };
 }
 
 it.each<[string, Answer]>([

@@ -7,9 +7,6 @@
  * anywhere. File names: test/transport/filenames.test.ts; links that point
  * inside from the start, slow files: test/transport/hostile-links.test.ts.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -21,6 +18,7 @@ import { downloadSignedLink } from '../../nodes/shared/transport/download';
 import { paginate } from '../../nodes/shared/transport/pages';
 import { withSandbox } from '../helpers/n8n';
 import { drain, failureOf, inNode } from './context';
+import { startFileHost } from './file-host';
 import { type FakeApi, startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
@@ -155,7 +153,7 @@ describe('redirects', () => {
  */
 async function streamingHost(total: number, announce: boolean, status = 200) {
 	const sent = { bytes: 0, finished: false };
-	const server: Server = createServer((_request, res) => {
+	const host = await startFileHost(sandbox, (_request, res) => {
 		res.writeHead(status, {
 			'Content-Type': 'application/pdf',
 			...(announce ? { 'Content-Length': String(total) } : {}),
@@ -173,19 +171,7 @@ async function streamingHost(total: number, announce: boolean, status = 200) {
 		res.on('close', () => res.destroy());
 		writeMore();
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return {
-		link: `${origin}/report.pdf`,
-		// The host stands for the API's own file host on this machine: the Base URL's address.
-		credentials: sandbox.credentials('acmeOwner', { baseUrl: origin }),
-		sent,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
+	return { ...host, sent };
 }
 
 describe(`the size cap (${DOWNLOAD_MAX_BYTES} bytes, the API's largest file)`, () => {
