@@ -13,6 +13,13 @@ export const MAX_KEPT_TEXT = 200;
 export const MAX_KEPT_LIST = 32;
 
 /**
+ * Read once: in a vm context (jest's test environment, a sandboxed runner) every
+ * read of the global `Math` goes through the context's global object, which made
+ * the hash loop 30 times slower per character.
+ */
+const imul = Math.imul;
+
+/**
  * A short hash (32-bit FNV-1a, base 36) of text: what a record version's
  * content hash is made of, and what stands for a text or list too long to keep.
  */
@@ -20,7 +27,7 @@ export function hashText(text: string): string {
 	let hash = 0x811c9dc5;
 	for (let i = 0; i < text.length; i++) {
 		hash ^= text.charCodeAt(i);
-		hash = Math.imul(hash, 0x01000193);
+		hash = imul(hash, 0x01000193);
 	}
 	return (hash >>> 0).toString(36);
 }
