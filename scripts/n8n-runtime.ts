@@ -136,6 +136,9 @@ function runtimeFor(p: ReturnType<typeof paths>): N8nRuntime {
 				// A user npmrc may point nodedir at another Node's headers.
 				npm_config_nodedir: p.nodeDir,
 				npm_config_update_notifier: 'false',
+				// Node's on-disk cache of compiled modules: an n8n boot compiles thousands of them,
+				// and every e2e file boots one or more (about a fifth less CPU a boot).
+				NODE_COMPILE_CACHE: path.join(p.root, 'compile-cache'),
 				...extra,
 			}),
 	};
