@@ -5,6 +5,7 @@
  * row is one change and what the rule says of it. The rules' use inside whole
  * polls is in moments.test.ts and poll.*.test.ts.
  */
+import { rowOf } from '../../nodes/InspectionBusinessTrigger/catalog';
 import {
 	addedTo,
 	allOf,
@@ -101,6 +102,24 @@ describe('a first-seen record: its own time inside the window', () => {
 		['no time', undefined, WINDOW_START, false],
 	])('%s', (_case, time, from, expected) => {
 		expect(at(time, from)).toBe(expected);
+	});
+});
+
+describe('an appointment first seen: created, or updated', () => {
+	const appointment = (created_at: string | undefined, over: Partial<Change>) =>
+		change({ before: null, record: { id: 'e-1', created_at }, ...over });
+	test.each<[string, Change, 'created' | 'updated']>([
+		[
+			'created inside the window',
+			appointment('2026-03-01T10:05:00Z', { created: true }),
+			'created',
+		],
+		['created before the window', appointment('2026-03-01T09:00:00Z', {}), 'updated'],
+		['no created_at: new', appointment(undefined, {}), 'created'],
+		['seen before, no created_at', appointment(undefined, { before: {} }), 'updated'],
+	])('%s', (_case, seen, expected) => {
+		expect(rowOf('inspection_event.created').happened!(seen)).toBe(expected === 'created');
+		expect(rowOf('inspection_event.updated').happened!(seen)).toBe(expected === 'updated');
 	});
 });
 

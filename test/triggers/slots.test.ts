@@ -40,6 +40,11 @@ describe('times', () => {
 		at('1969-07-20T20:17:00.000Z'),
 		at('1969-07-20T20:17:40.123Z'),
 		at('1972-01-01T00:00:00.500Z'),
+		// The latest and earliest times a Date holds: whole minutes, eight base-36 digits of them.
+		8.64e15,
+		-8.64e15,
+		// Long before 1970 on a whole minute: seven digits of minutes after the sign.
+		at('-010000-01-01T00:00:00.000Z'),
 	];
 	it.each(times)('%d comes back exactly', (ms) => {
 		expect(roundTrip(TIME, ms)).toBe(ms);
@@ -75,7 +80,7 @@ describe('codes', () => {
 		expect(packValue(PAYMENT, 'partial', noDictionary)).toBe('2');
 	});
 
-	it.each([['paid'], ['unpaid'], ['Partially Paid'], ['12'], ['%']])(
+	it.each([['paid'], ['unpaid'], ['Partially Paid'], ['12'], ['01'], ['%']])(
 		'reads the text an earlier version stored (%p)',
 		(text) => {
 			// Earlier versions packed the payment status as text: escaped, '%' for empty, '' for null.
@@ -87,4 +92,22 @@ describe('codes', () => {
 	it('reads an empty slot, what an earlier version stored for no payment status, as null', () => {
 		expect(unpackValue(PAYMENT, '', noDictionary)).toBeNull();
 	});
+});
+
+describe('texts', () => {
+	const TEXT: Codec = { kind: 'text' };
+	const dictionary = (): Dictionary => {
+		const values: string[] = [];
+		return {
+			indexOf: (value) => (values.includes(value) ? values.indexOf(value) : values.push(value) - 1),
+			valueAt: (index) => values[index] ?? '',
+		};
+	};
+	it.each([['Keys with anna@example.com'], ['@'], [''], [null]])(
+		'%p comes back exactly',
+		(value) => {
+			const dict = dictionary();
+			expect(unpackValue(TEXT, packValue(TEXT, value, dict), dict)).toBe(value);
+		},
+	);
 });

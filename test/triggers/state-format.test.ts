@@ -64,3 +64,12 @@ test('a decoded state is written back under the same keys, byte for byte', () =>
 	const reread = encodeState(decodeState(JSON.parse(JSON.stringify(stored)) as IDataObject));
 	expect(JSON.stringify(reread)).toBe(JSON.stringify(stored));
 });
+
+test.each<[string, IDataObject]>([
+	['a mode no version wrote', { mode: 'paused', position: T0, seen: '' }],
+	['a position that is not a time', { mode: 'live', position: '2030-01-01', seen: '' }],
+	['no position', { mode: 'live', seen: '' }],
+	['no fingerprints', { mode: 'live', position: T0 }],
+])('a resource stored with %s counts as no state: a new baseline', (_name, contacts) => {
+	expect(decodeState({ version: 1, contacts }).resources).toEqual({});
+});
