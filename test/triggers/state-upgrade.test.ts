@@ -81,3 +81,58 @@ test('an earlier state reads the same: an idle poll reports nothing, a payment r
 	for (const untouched of [oddTime, customStatus])
 		expect(paid.items.some((item) => idOf(item) === untouched.id)).toBe(false);
 });
+
+/** An inspection entry as a release before the kept facts wrote it: the version and six slots. */
+const beforeKeptFacts = (seen: string) =>
+	seen
+		.split(' ')
+		.map((entry) => {
+			const [key, packed] = entry.split('=');
+			return `${key}=${packed.split(',').slice(0, 7).join(',')}`;
+		})
+		.join(' ');
+
+test.each([
+	['kept as it is', 0],
+	['rebuilt (300 unused dictionary values)', 300],
+])(
+	'fields an earlier state never held stay unknown when its dictionary is %s: a payment reports only the payment',
+	async (_, unused) => {
+		const api = new MomentsApi();
+		const paidLater = api.createInspection();
+		api.createInspection();
+		const events: PollEvent[] = [...EVENTS, 'inspection.inspector_assigned'];
+		const poll = (state: IDataObject) =>
+			runPoll(state, api, {
+				events,
+				overlapMs: 5 * 60_000,
+				emitExisting: false,
+				budgetMs: 60_000,
+				now: () => api.now,
+			});
+		const stored = JSON.parse(JSON.stringify((await poll({})).state)) as IDataObject;
+		const inspections = stored.inspections as IDataObject;
+		inspections.seen = beforeKeptFacts(String(inspections.seen));
+		inspections.dict = [
+			...((inspections.dict as string[] | undefined) ?? []),
+			...Array.from({ length: unused }, (__, i) => `unused ${i}`),
+		];
+
+		api.now += HOUR;
+		const idle = await poll(JSON.parse(JSON.stringify(stored)) as IDataObject);
+		expect(idle.items).toEqual([]);
+		// The rebuild ran: the unused values are gone.
+		const dict = ((idle.state.inspections as IDataObject).dict as string[] | undefined) ?? [];
+		expect(dict.length).toBeLessThan(unused || Infinity);
+
+		api.change('inspections', String(paidLater.id), (r) => pay(r));
+		const paid = await poll(JSON.parse(JSON.stringify(idle.state)) as IDataObject);
+		expect(paid.items.map((item) => [idOf(item), item.events])).toEqual([
+			[paidLater.id, ['inspection.updated', 'inspection.paid']],
+		]);
+		expect(Object.keys(paid.items[0].changes as IDataObject).sort()).toEqual([
+			'price.amount_due',
+			'price.payment_status',
+		]);
+	},
+);

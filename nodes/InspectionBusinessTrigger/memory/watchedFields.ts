@@ -220,11 +220,19 @@ export function changesBetween(
 	return changes;
 }
 
-/** The values as comma-separated slots in the table's order (no comma or space inside a slot). */
+/**
+ * The values as comma-separated slots in the table's order (no comma or space inside a slot).
+ * They end at the first field the values lack: read from a state written before that field was
+ * watched, it and those after it stay unknown, not empty, when the fingerprint is stored again
+ * (an empty inspector list would make every inspector look newly assigned).
+ */
 export function packValues(resource: Resource, values: WatchedValues, dict: Dictionary): string[] {
-	return WATCHED_FIELDS[resource].map((field) =>
-		packValue(field.codec, values[field.name] ?? null, dict),
-	);
+	const slots: string[] = [];
+	for (const field of WATCHED_FIELDS[resource]) {
+		if (!(field.name in values)) break;
+		slots.push(packValue(field.codec, values[field.name] ?? null, dict));
+	}
+	return slots;
 }
 
 /** Slots missing at the end (a state written before those fields were watched) stay unknown. */
