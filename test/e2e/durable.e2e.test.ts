@@ -245,7 +245,7 @@ it(
 		const after = [await committedList('contacts'), await committedList('inspections')];
 		expect(after.map((list) => list.mode)).toEqual(['baseline', 'baseline']);
 
-		// Each poll reads one to three pages (a second a page, 5 s a poll): on a busy machine,
+		// Each poll reads one to three pages (0.6 s a page and the trigger's own time, 5 s a poll): on a busy machine,
 		// one. So the wait ends when the baseline stops moving for 8 polls, not after a fixed time.
 		let lastMove = Date.now();
 		let lastSeen = '';

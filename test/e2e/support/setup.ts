@@ -17,10 +17,11 @@ const { e2eRank } = require('../../sequencer.js') as { e2eRank: (file: string) =
  * How many e2e files run at once (`IB_E2E_FILES_AT_ONCE` sets another number). Each runs an n8n,
  * some a browser too, and many time polls against n8n's poll timeout: on a 2-core machine, all
  * sixteen at once (with their boots and the unit files) made a load of 26, and n8n's polls and
- * regular expressions missed their timeouts. Files are served in test/sequencer.js's order (the
+ * regular expressions missed their timeouts. Six: the six that mostly wait for polls start
+ * together (docs/testing.md has the runs). Files are served in test/sequencer.js's order (the
  * longest first), whichever reaches this point first: each joins the queue as it loads.
  */
-const FILES_AT_ONCE = Number(process.env.IB_E2E_FILES_AT_ONCE ?? 4);
+const FILES_AT_ONCE = Number(process.env.IB_E2E_FILES_AT_ONCE ?? 6);
 
 jest.setTimeout(10 * 60_000);
 
