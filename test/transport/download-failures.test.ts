@@ -2,9 +2,10 @@
  * A signed-link host that fails: a redirect with no place to go fails at once,
  * before anything else is sent; a server error is tried again, a bounded
  * number of times, and a file that comes on a later try is downloaded; a
- * refused connection fails naming the network error; a missing file fails at
- * once. Requests are counted at the host. Addresses and sizes:
- * download-limits.test.ts; slow files and Stop: hostile-links.test.ts.
+ * refused connection, or one reset on every try, fails naming the network
+ * error; a missing file fails at once. Requests are counted at the host.
+ * Addresses and sizes: download-limits.test.ts; slow files and Stop:
+ * hostile-links.test.ts.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -90,4 +91,17 @@ it('a refused connection fails naming the network error', async () => {
 		return await downloadSignedLink.call(this, host.link);
 	});
 	expect(JSON.stringify(error)).toContain('ECONNREFUSED');
+});
+
+it(`a connection reset on every try fails after ${RETRY.maxAttempts} tries, naming the network error`, async () => {
+	const host = await scriptedHost((res) => res.socket?.destroy());
+	try {
+		const error = await failureOf(host.credentials, async function () {
+			return await downloadSignedLink.call(this, host.link);
+		});
+		expect(host.requests).toHaveLength(RETRY.maxAttempts);
+		expect(JSON.stringify(error)).toContain('ECONNRESET');
+	} finally {
+		await host.close();
+	}
 });

@@ -27,6 +27,7 @@ describe('from Content-Disposition and the link', () => {
 		['attachment; filename=".."', undefined],
 		['attachment; filename="  .hidden. "', 'hidden'],
 		['attachment; filename="Résumé 2026.pdf"', 'Résumé 2026.pdf'],
+		["attachment; filename*= UTF-8''R%C3%A9sum%C3%A9.pdf", 'Résumé.pdf'],
 	])('%s gives %s', (header, expected) => {
 		expect(fileNameOf(header, url)).toBe(expected);
 	});

@@ -168,7 +168,10 @@ describe('a file that arrives a byte at a time', () => {
 		while ((await slowRequests()).length === 0) await new Promise((r) => setTimeout(r, 100));
 		stop.abort();
 		// The deadline is minutes away and the file takes 500 s: only Stop can end it now.
-		expect(((await outcome) as Error).message).toBe('The download was stopped');
+		const error = (await outcome) as Error & { description?: unknown };
+		expect(error.message).toBe('The download was stopped');
+		// An item error with a hint, as every download error has.
+		expect(error.description).toEqual(expect.any(String));
 		await running;
 		expect((await slowRequests()).map((request) => request.status)).toEqual([0]);
 	});

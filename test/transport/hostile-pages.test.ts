@@ -5,13 +5,14 @@
  * hostile Base URLs serve each fault: `/_hostile/endless-pages` (empty pages, fresh cursors),
  * `/_hostile/repeated-pages` (the same records on every page), `/_hostile/overfull-pages` (one
  * new record a page, while `total` says 2). A sane API's short and even empty pages still walk
- * to the end. An answer that is not a page (no data list, a cursor that is not text) fails the
- * walk naming the endpoint.
+ * to the end, and so do pages whose `total` is not a count or whose ids are numbers; records
+ * without an id bring nothing new. An answer that is not a page (no data list, a cursor that is
+ * not text) fails the walk naming the endpoint.
  */
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
 import { getByIds, readAll } from '../../nodes/shared/transport/pages';
 import { WALK_LIMITS } from '../../nodes/shared/transport/progress';
-import { runNode, withSandbox } from '../helpers/n8n';
+import { runNode, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';
 
@@ -123,6 +124,60 @@ it('a sane API: short and empty pages now and then, fewer in a row than the limi
 	} finally {
 		await api.close();
 	}
+});
+
+/** Reads every contact from a fake API that answers these pages in turn. */
+async function walkOf(
+	pages: Array<{ data: unknown[]; next_cursor: string | null; total?: unknown }>,
+) {
+	const api = await startFakeApi();
+	api.answer(...pages.map((body) => ({ status: 200, body })));
+	const credentials = sandbox.credentials('acmeOwner', { baseUrl: api.baseUrl });
+	try {
+		const { value, error } = await withExecuteContext(
+			async function () {
+				return await readAll.call(this, 'listContacts');
+			},
+			{ credentials },
+		);
+		return { records: value, error, requests: api.requests.length };
+	} finally {
+		await api.close();
+	}
+}
+
+it.each([-1, 1.5, '3'])(
+	'a total that is not a count (%j) is not held against the pages: a sane walk reads every record',
+	async (total) => {
+		const walk = await walkOf([
+			{ data: [{ id: 'a' }], next_cursor: 'b', total },
+			{ data: [{ id: 'b' }], next_cursor: 'c', total },
+			{ data: [{ id: 'c' }], next_cursor: null, total },
+		]);
+		expect(walk.error).toBeUndefined();
+		expect(walk.records).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+	},
+);
+
+it(`numeric ids count as new records: ${BARREN + 1} pages of one new record each walk to the end`, async () => {
+	const pages = Array.from({ length: BARREN + 1 }, (_, i) => ({
+		data: [{ id: i + 1 }],
+		next_cursor: i === BARREN ? null : `c${i}`,
+	}));
+	const walk = await walkOf(pages);
+	expect(walk.error).toBeUndefined();
+	expect(walk.records).toEqual(pages.map((page) => page.data[0]));
+});
+
+it(`records without an id are nothing new: ${BARREN} such pages end the walk with the API's fault`, async () => {
+	const walk = await walkOf(
+		Array.from({ length: BARREN + 2 }, (_, i) => ({
+			data: [{ name: `no id ${i}` }],
+			next_cursor: `c${i}`,
+		})),
+	);
+	expect(walk.error?.description).toContain('/v1/contacts');
+	expect(walk.requests).toBe(BARREN);
 });
 
 describe('an answer that is not a page fails the walk, and nothing is read as an empty list', () => {

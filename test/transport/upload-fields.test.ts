@@ -50,6 +50,14 @@ describe('accepted: what goes on the wire', () => {
 			{ kind: 'document' },
 		],
 		[
+			'a field left undefined is left out (the type forbids it; the node never sends one)',
+			'uploadAttachment',
+			'document',
+			{ name: undefined } as unknown as Record<string, string>,
+			true,
+			{ kind: 'document' },
+		],
+		[
 			'internal_only on a document',
 			'uploadAttachment',
 			'document',
