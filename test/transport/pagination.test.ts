@@ -208,6 +208,19 @@ describe('getByIds', () => {
 		).toBe(true);
 	});
 
+	it.each([
+		[LIMITS.idsMax, 1],
+		[0, 0],
+	])('%i unique ids take %i request(s): ⌈M/200⌉, never one more', async (count, calls) => {
+		const ids = (await allContacts()).slice(0, count).map((c) => String(c.id));
+		await sandbox.control.clearRequests();
+		const found = await inNode(sandbox.credentials(), async function () {
+			return await getByIds.call(this, 'listContacts', ids);
+		});
+		expect([...found.keys()]).toEqual(ids);
+		expect(await listed()).toHaveLength(calls);
+	});
+
 	it('uses contact_ids for contact stats and keys the records by contact_id', async () => {
 		const contacts = await allContacts();
 		await sandbox.control.clearRequests();
