@@ -115,7 +115,7 @@ export class N8nUserFolder {
 			N8N_SECURE_COOKIE: 'false',
 			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 			// n8n 2.x evaluates expressions in an isolate, and by default builds a new one (about
-			// 80 ms of CPU) for every poll and node run, expression or not. Lazily: only when an
+			// 85 ms of CPU) for every poll and node run, expression or not. Lazily: only when an
 			// expression reaches the engine. The same engine evaluates the same expressions.
 			N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
 			...extra,
