@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	addressProblem,
+	DOWNLOAD_DEADLINE,
 	DOWNLOAD_MAX_BYTES,
 	DOWNLOAD_MAX_REDIRECTS,
 } from '../../nodes/shared/rules/links';
@@ -116,6 +117,29 @@ describe('redirects', () => {
 		);
 	});
 
+	it("does not read a redirect's body: one that never ends is left, and the file it points to is read", async () => {
+		// With the whole download's deadline at 10 s, a redirect body read to its end fails the test.
+		jest.replaceProperty(DOWNLOAD_DEADLINE, 'ms', 10_000);
+		const host = await startFileHost(sandbox, (request, res) => {
+			if (request.url === '/file.pdf') {
+				res.writeHead(200, { 'Content-Type': 'application/pdf' });
+				return void res.end('%PDF-1.4 report');
+			}
+			res.writeHead(302, { Location: '/file.pdf', 'Content-Type': 'text/html' });
+			res.write('<html>moved'); // and never ends
+		});
+		try {
+			const file = await inNode(host.credentials, async function () {
+				return await downloadSignedLink.call(this, host.link);
+			});
+			expect(file).toMatchObject({ fileName: 'file.pdf', mimeType: 'application/pdf' });
+			expect(file.data.toString()).toBe('%PDF-1.4 report');
+		} finally {
+			jest.restoreAllMocks();
+			await host.close();
+		}
+	});
+
 	describe('refused before anything is sent there', () => {
 		let elsewhere: FakeApi;
 		beforeEach(async () => (elsewhere = await startFakeApi({ status: 200, text: 'secret' })));
@@ -179,8 +203,11 @@ describe(`the size cap (${DOWNLOAD_MAX_BYTES} bytes, the API's largest file)`, (
 		expect(DOWNLOAD_MAX_BYTES).toBe(25 * 1024 * 1024);
 	});
 
-	it('reads a file of exactly the cap', async () => {
-		const host = await streamingHost(DOWNLOAD_MAX_BYTES, false);
+	it.each([
+		['its size not announced', false],
+		['its size announced', true],
+	])('reads a file of exactly the cap, %s', async (_how, announce) => {
+		const host = await streamingHost(DOWNLOAD_MAX_BYTES, announce);
 		try {
 			const file = await inNode(host.credentials, async function () {
 				return await downloadSignedLink.call(this, host.link);

@@ -28,8 +28,16 @@ describe('from Content-Disposition and the link', () => {
 		['attachment; filename="  .hidden. "', 'hidden'],
 		['attachment; filename="Résumé 2026.pdf"', 'Résumé 2026.pdf'],
 		["attachment; filename*= UTF-8''R%C3%A9sum%C3%A9.pdf", 'Résumé.pdf'],
+		["attachment; filename* = UTF-8''R%C3%A9sum%C3%A9.pdf", 'Résumé.pdf'],
+		["attachment; filename*=''final%20report.pdf", 'final report.pdf'],
+		['attachment; filename = "final report.pdf"', 'final report.pdf'],
+		['attachment; filename=report.pdf', 'report.pdf'],
 	])('%s gives %s', (header, expected) => {
 		expect(fileNameOf(header, url)).toBe(expected);
+	});
+
+	it('the name from the link is its last segment that is not empty', () => {
+		expect(fileNameOf(undefined, new URL('https://h/reports/2026-11/'))).toBe('2026-11');
 	});
 
 	it('the name from the link itself is made safe too', () => {

@@ -181,6 +181,15 @@ describe("listPage (the polling trigger's one page at a time)", () => {
 			{ sort: 'updated_at', limit: '2', cursor: first.nextCursor },
 		]);
 	});
+
+	it('a list that matches nothing has a total of 0, not an unknown total (Count answers 0)', async () => {
+		const page = await inNode(sandbox.credentials(), async function () {
+			return await listPage.call(this, 'listContacts', {
+				query: { search: 'no contact is named this', limit: 1 },
+			});
+		});
+		expect(page).toMatchObject({ records: [], nextCursor: null, total: 0 });
+	});
 });
 
 describe('getByIds', () => {

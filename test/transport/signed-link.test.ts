@@ -68,12 +68,12 @@ it('sends no Authorization header to a signed-link host and names the file from 
 	}
 });
 
-it('reads the file name from Content-Disposition (filename*, RFC 6266)', async () => {
+it('reads the file name from Content-Disposition (filename*, RFC 6266), and the type from Content-Type without its parameters', async () => {
 	const host = await startFakeApi({
 		status: 200,
 		text: 'x',
 		headers: {
-			'Content-Type': 'application/pdf',
+			'Content-Type': 'application/pdf ; charset=binary',
 			'Content-Disposition': "attachment; filename*=UTF-8''R%C3%A9sum%C3%A9.pdf",
 		},
 	});
@@ -82,7 +82,7 @@ it('reads the file name from Content-Disposition (filename*, RFC 6266)', async (
 		const file = await inNode(credentials, async function () {
 			return await downloadSignedLink.call(this, `${host.baseUrl}/f/abc`);
 		});
-		expect(file.fileName).toBe('Résumé.pdf');
+		expect(file).toMatchObject({ fileName: 'Résumé.pdf', mimeType: 'application/pdf' });
 	} finally {
 		await host.close();
 	}
