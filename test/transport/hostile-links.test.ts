@@ -5,10 +5,12 @@
  * filter); a slow file ends at the download's deadline; n8n's Stop ends a
  * download at once. The sandbox's hostile routes serve each case:
  * `/_hostile/inside-links` lists attachments whose links point inside,
- * `/_hostile/slow-file` drips a byte at a time (docs/sandbox.md).
+ * `/_hostile/slow-file` drips a byte at a time (docs/sandbox.md). Stop ends the read even
+ * when the helper leaves the body stream open.
  */
 import dns from 'node:dns';
 import { createServer, type Server, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
 import { DOWNLOAD_DEADLINE } from '../../nodes/shared/rules/links';
@@ -175,4 +177,44 @@ describe('a file that arrives a byte at a time', () => {
 		await running;
 		expect((await slowRequests()).map((request) => request.status)).toEqual([0]);
 	});
+
+	/**
+	 * n8n's helper (axios) closes the body stream itself when the signal aborts; the download
+	 * closes it too, so Stop does not depend on the helper doing so. A helper that leaves the
+	 * stream open shows it: Stop while the body streams, and Stop that came before the read began.
+	 */
+	it.each([
+		['while the body streams', false],
+		['before the body is read', true],
+	])(
+		'ends at once when stopped %s, even if the helper leaves the body open',
+		async (_when, early) => {
+			const stop = new AbortController();
+			const body = new Readable({ read: () => undefined });
+			body.push('%PDF-1.4 '); // and never more
+			let ended: (error: unknown) => void = () => undefined;
+			const outcome = new Promise<unknown>((resolve) => (ended = resolve));
+			const running = withExecuteContext(
+				async function () {
+					const helpers = {
+						...this.helpers,
+						httpRequest: async () => {
+							if (early) stop.abort();
+							else setTimeout(() => stop.abort(), 50);
+							return { statusCode: 200, headers: { 'content-type': 'application/pdf' }, body };
+						},
+					};
+					const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
+					await downloadSignedLink
+						.call(context, slowFile())
+						.then(() => ended(new Error('the download finished')), ended);
+				},
+				{ credentials: sandbox.credentials(), signal: stop.signal },
+			);
+			const error = (await outcome) as Error;
+			await running;
+			expect(error.message).toBe('The download was stopped');
+			expect(body.destroyed).toBe(true);
+		},
+	);
 });
