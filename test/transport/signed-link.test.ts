@@ -3,7 +3,8 @@
  * sandbox logs a null key for every /files/ request, and a scripted host (a
  * host that is not the API) sees no Authorization header. Also: API output
  * never carries the key. The steps of a download (`signedLinkTarget`,
- * `fileNameOf`) are checked on their own at the end.
+ * `fileNameOf`) are checked on their own, then answers as another helper may
+ * hand them back (a whole body, none, no headers).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,8 +13,9 @@ import {
 	fileNameOf,
 	signedLinkTarget,
 } from '../../nodes/shared/transport/download';
+import { DOWNLOAD_MAX_BYTES } from '../../nodes/shared/rules/links';
 import { paginate } from '../../nodes/shared/transport/pages';
-import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
+import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { drain, expectNoSecret, failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';
 
@@ -156,5 +158,78 @@ describe('the steps of a download', () => {
 		expect(fileNameOf(undefined, url)).toBe('photo one.jpg');
 		expect(fileNameOf(undefined, new URL('https://files.example.com/'))).toBeUndefined();
 		expect(fileNameOf('attachment; filename="100%.pdf"', url)).toBe('100%.pdf');
+	});
+});
+
+/**
+ * n8n's helper hands a download's body back as a stream, with headers. The download reads
+ * what another helper may hand back too: a whole body, no body, no headers.
+ */
+describe('answers as a helper may hand them back', () => {
+	const ANY_LINK = () => `${sandbox.baseUrl}/files/any.pdf`;
+	const underCap = Buffer.from('%PDF-1.4 whole');
+
+	async function downloadAnswered(answer: IDataObject) {
+		return await withExecuteContext(
+			async function () {
+				const helpers = { ...this.helpers, httpRequest: async () => answer };
+				const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
+				return await downloadSignedLink.call(context, ANY_LINK());
+			},
+			{ credentials: sandbox.credentials() },
+		);
+	}
+
+	it.each<[string, IDataObject, string | undefined]>([
+		['a whole body', { statusCode: 200, headers: {}, body: underCap }, '%PDF-1.4 whole'],
+		['no body at all', { statusCode: 200, headers: {} }, ''],
+		['no headers', { statusCode: 200, body: underCap }, '%PDF-1.4 whole'],
+	])('%s is read as the file', async (_what, answer, text) => {
+		const { value, error } = await downloadAnswered(answer);
+		expect(error).toBeUndefined();
+		expect(value).toMatchObject({ fileName: 'any.pdf', mimeType: undefined });
+		expect(value?.data.toString()).toBe(text);
+	});
+
+	it('a whole body over the cap is refused like a streamed one', async () => {
+		const over = Buffer.alloc(DOWNLOAD_MAX_BYTES + 1);
+		const { error } = await downloadAnswered({ statusCode: 200, headers: {}, body: over });
+		expect(error?.message).toBe('The file is larger than 25 MB, the most a download reads');
+		const atCap = Buffer.alloc(DOWNLOAD_MAX_BYTES);
+		const file = await downloadAnswered({ statusCode: 200, headers: {}, body: atCap });
+		expect(file.value?.data.length).toBe(DOWNLOAD_MAX_BYTES);
+	});
+
+	it('a whole error body is the error, as a streamed one is', async () => {
+		const body = Buffer.from(JSON.stringify({ error: { message: 'Link has expired' } }));
+		const { error } = await downloadAnswered({ statusCode: 410, headers: {}, body });
+		expect(JSON.stringify(error)).toContain('Link has expired');
+	});
+
+	it('Stop during the wait between tries sends no further request', async () => {
+		const stop = new AbortController();
+		let requests = 0;
+		let ended: (error: unknown) => void = () => undefined;
+		const outcome = new Promise<unknown>((resolve) => (ended = resolve));
+		const running = withExecuteContext(
+			async function () {
+				const httpRequest = async () => {
+					requests++;
+					// Stopped while the download waits (at least 125 ms) to try again.
+					setTimeout(() => stop.abort(), 20);
+					return { statusCode: 503, headers: {}, body: Buffer.from('busy') };
+				};
+				const helpers = { ...this.helpers, httpRequest };
+				const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
+				await downloadSignedLink
+					.call(context, ANY_LINK())
+					.then(() => ended(new Error('the download finished')), ended);
+			},
+			{ credentials: sandbox.credentials(), signal: stop.signal },
+		);
+		const error = (await outcome) as Error;
+		await running;
+		expect(error.message).toBe('The download was stopped');
+		expect(requests).toBe(1);
 	});
 });
