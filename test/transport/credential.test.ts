@@ -8,7 +8,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import { InspectionBusinessApi } from '../../credentials/InspectionBusinessApi.credentials';
-import { checkedUrl } from '../../nodes/shared/transport/request';
+import { apiRequest, checkedUrl } from '../../nodes/shared/transport/request';
 import { NodeTypeRegistry, buildWorkflow } from '../helpers/runtime';
 import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
 
@@ -214,3 +214,24 @@ it('declares the fields and defaults the package relies on', () => {
 	]);
 	expect(credential.properties[0].typeOptions?.password).toBe(true);
 });
+
+it.each([
+	['an empty key', ''],
+	['a key of spaces', '   '],
+])(
+	'the node refuses a credential with %s, naming it, before sending anything',
+	async (_what, apiKey) => {
+		await sandbox.control.clearRequests();
+		const { error } = await withExecuteContext(
+			async function () {
+				return await apiRequest.call(this, 'listTags');
+			},
+			{ credentials: sandbox.credentials('acmeOwner', { apiKey }) },
+		);
+		expect(error?.message).toMatch(/API key/);
+		expect((error as { description?: unknown } | undefined)?.description).toEqual(
+			expect.any(String),
+		);
+		expect((await sandbox.control.requests()).count).toBe(0);
+	},
+);
