@@ -18,6 +18,7 @@ const TARGETS = {
 			'test/triggers/change.test.ts',
 			'test/triggers/unreadable.test.ts',
 			'test/triggers/memory.test.ts',
+			'test/triggers/memory.edges.test.ts',
 			'test/triggers/moments.test.ts',
 			'test/triggers/moments.edges.test.ts',
 			'test/triggers/moments.misfires.test.ts',

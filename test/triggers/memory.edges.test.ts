@@ -3,8 +3,9 @@
  * long list keeps (as stored states hold it), the kept facts' short form and
  * the start times reminded of, named lists whose entries lack an id, share an
  * id across services and add-ons, or run past the bound, the roles a contact
- * has had when the state kept none, an inspection without a status, and the
- * dictionary kept byte for byte while tags use all of it.
+ * has had when the state kept none, an inspection without a status (or a
+ * quote) before or after, and the dictionary kept byte for byte while tags or
+ * email domains use all of it, rebuilt when emails kept as text use none of it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -166,22 +167,69 @@ describe('watched values', () => {
 		const values = watchedValues('inspections', { id: uuid(2) });
 		expect(changesBetween('inspections', 'new', values)).toEqual({});
 	});
+
+	const inspection = (fields: IDataObject): IDataObject => ({ id: uuid(2), ...fields });
+	it.each<[string, IDataObject, IDataObject, IDataObject]>([
+		[
+			'a status where there was none: none shows as null',
+			inspection({}),
+			inspection({ status: 'confirmed' }),
+			{ status: { before: null, after: 'confirmed' } },
+		],
+		[
+			'a quote where there was none: none shows as null',
+			inspection({}),
+			inspection({ price: { quote: 425 } }),
+			{ 'price.quote': { before: null, after: 425 } },
+		],
+		[
+			'a quote taken off: it shows as null after',
+			inspection({ price: { quote: 425 } }),
+			inspection({}),
+			{ 'price.quote': { before: 425, after: null } },
+		],
+	])('an inspection changed: %s', (_case, before, after, changes) => {
+		expect(
+			changesBetween(
+				'inspections',
+				watchedValues('inspections', before),
+				watchedValues('inspections', after),
+			),
+		).toEqual(changes);
+	});
 });
 
-describe('the dictionary while tags use all of it', () => {
-	const tagged = (i: number): Fingerprint => ({
+describe('the dictionary while tags or email domains use all of it', () => {
+	const contact = (values: IDataObject): Fingerprint => ({
 		updatedAt: T0,
 		contentHash: 'h',
-		values: { email: null, tags: namedKeys(listed([`t${i}`])), roles: [], agency_id: null },
+		values: { email: null, tags: [], roles: [], agency_id: null, ...values },
 	});
-	it('past 256 values, each in use, it is stored as it is, byte for byte', () => {
+	const tag = (i: number) => namedKeys(listed([`t${i}`]))[0];
+	it.each<[string, (i: number) => Fingerprint, (i: number) => string]>([
+		['tags', (i) => contact({ tags: [tag(i)] }), tag],
+		['email domains', (i) => contact({ email: `info@d${i}.test` }), (i) => `d${i}.test`],
+	])(
+		'%s: past 256 values, each in use, it is stored as it is, byte for byte',
+		(_case, fp, entry) => {
+			const fingerprints = new Fingerprints('contacts');
+			for (let i = 0; i < 300; i++) fingerprints.set(`k${i}`, fp(i));
+			// k0 now comes last: a rebuilt dictionary would begin with the second entry.
+			fingerprints.delete('k0');
+			fingerprints.set('k0', fp(0));
+			const { seen, dict } = fingerprints.encode();
+			expect(dict).toEqual(Array.from({ length: 300 }, (_, i) => entry(i)));
+			expect(new Fingerprints('contacts', seen, dict).get('k150')).toEqual(fp(150));
+		},
+	);
+
+	it('emails kept as text (no @) use none of it: a dictionary the agencies no longer use is rebuilt', () => {
 		const fingerprints = new Fingerprints('contacts');
-		for (let i = 0; i < 300; i++) fingerprints.set(`k${i}`, tagged(i));
-		// k0 now comes last: a rebuilt dictionary would begin with t1's entry.
-		fingerprints.delete('k0');
-		fingerprints.set('k0', tagged(0));
+		const fp = (i: number, agency: string) => contact({ email: `p${i}`, agency_id: agency });
+		for (let i = 0; i < 300; i++) fingerprints.set(`k${i}`, fp(i, uuid(10_000 + i)));
+		for (let i = 0; i < 300; i++) fingerprints.set(`k${i}`, fp(i, uuid(10_000)));
 		const { seen, dict } = fingerprints.encode();
-		expect(dict).toEqual(Array.from({ length: 300 }, (_, i) => namedKeys(listed([`t${i}`]))[0]));
-		expect(new Fingerprints('contacts', seen, dict).get('k150')).toEqual(tagged(150));
+		expect(dict).toEqual([uuid(10_000)]);
+		expect(new Fingerprints('contacts', seen, dict).get('k299')).toEqual(fp(299, uuid(10_000)));
 	});
 });
