@@ -1,14 +1,18 @@
 /**
  * The time-based moments (Starting, Ended) at their edges, with a fake clock:
  * due on the very millisecond, not one before; a short inspection learned
- * late; a lookup of more inspections than one `ids=` call takes; ids with
- * letters; an inspection gone for good. Also an inspector assigned with no
- * other moment. The moments' main paths are in moments.test.ts.
+ * late, up to the hour after its start; an Ended due on the millisecond the
+ * trigger began watching it; Starting selected first when an Ended is due; a
+ * lookup that answers an older version, or a change under the updated_at
+ * already seen; a lookup of more inspections than one `ids=` call takes; ids
+ * with letters; an inspection gone for good. Also an inspector assigned with
+ * no other moment. The moments' main paths are in moments.test.ts.
  */
 import { LIMITS } from '../../nodes/shared/endpoints';
 import { HOUR, lookups, MomentsApi, poller } from './moments-api';
 
 const MINUTE = 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
 const idsOf = (items: Array<{ record?: unknown }>) =>
 	items.map((item) => (item.record as { id: string }).id);
 
@@ -30,21 +34,86 @@ test.each([
 	expect(await poll()).toHaveLength(count);
 });
 
-test('a short inspection learned late is reminded until an hour after its start, not after', async () => {
+test.each([
+	['45 minutes after its start', 1, 45 * MINUTE],
+	['a millisecond before the hour after its start', 1, HOUR - 1],
+	['on the hour after its start', 0, HOUR],
+	['61 minutes after its start', 0, 61 * MINUTE],
+])('a 30-minute inspection learned late, %s: %s reminder(s)', async (_case, count, seenAfter) => {
 	const api = new MomentsApi();
 	const poll = poller(api, ['inspection.starting'], { startingHours: 24 });
 	await poll();
-	const book = (startIn: number) =>
-		api.createInspection({
-			scheduled_for: new Date(api.now + startIn).toISOString(),
-			ends_at: new Date(api.now + startIn + 30 * MINUTE).toISOString(),
-		});
-	// Both seen first 45 minutes after their start, past their 30-minute end.
-	const withinTheHour = book(-45 * MINUTE);
-	expect(idsOf(await poll())).toEqual([withinTheHour.id]);
-	const pastTheHour = book(-61 * MINUTE);
-	expect(idsOf(await poll())).toEqual([]);
-	expect(pastTheHour.id).toBeDefined();
+	// Booked and first seen past its 30-minute end (booking moves the clock on by a second).
+	const start = api.now + 1000 - seenAfter;
+	api.createInspection({ scheduled_for: iso(start), ends_at: iso(start + 30 * MINUTE) });
+	expect(api.now).toBe(start + seenAfter);
+	expect(await poll()).toHaveLength(count);
+});
+
+test.each([
+	['on the very millisecond', 0, 0],
+	['a millisecond after', 1, 1],
+])(
+	'ended due %s the trigger began watching Ended: %s item(s)',
+	async (_case, count, afterWatching) => {
+		const api = new MomentsApi();
+		const inspection = api.createInspection();
+		const at = Date.parse(String(inspection.ends_at)) + 2 * HOUR;
+		api.now = at - afterWatching;
+		const poll = poller(api, ['inspection.ended'], { endedHours: 2 });
+		const first = await poll();
+		api.now = at + HOUR;
+		expect([...first, ...(await poll())]).toHaveLength(count);
+	},
+);
+
+test('Starting selected first at the poll an Ended comes due: the Ended is still reported', async () => {
+	const api = new MomentsApi();
+	const inspection = api.createInspection();
+	const poll = poller(api, ['inspection.ended'], { startingHours: 24, endedHours: 1 });
+	await poll();
+	api.now = Date.parse(String(inspection.ends_at)) + 2 * HOUR;
+	const items = await poll({ events: ['inspection.ended', 'inspection.starting'] });
+	expect(items.map((item) => [item.event, idsOf([item])[0]])).toEqual([
+		['inspection.ended', inspection.id],
+	]);
+});
+
+test('a lookup that answers with an older version than the one seen keeps the newer: the reminder comes', async () => {
+	const api = new MomentsApi();
+	const inspection = api.createInspection(); // starts in 72 hours
+	const poll = poller(api, ['inspection.starting'], { startingHours: 24 });
+	await poll();
+	const older = structuredClone(inspection);
+	api.now += 10 * MINUTE; // the lists' window moves past the version before
+	const start = api.now + 30 * HOUR;
+	api.change('inspections', String(inspection.id), (r) => {
+		r.scheduled_for = iso(start);
+		r.ends_at = iso(start + 3 * HOUR);
+	});
+	expect(await poll()).toEqual([]);
+	// The lookup is served the version before the move (a replica behind), dated before the one seen.
+	Object.assign(inspection, older);
+	api.now = start - 24 * HOUR;
+	const items = await poll();
+	expect(lookups(api)).toHaveLength(1);
+	expect(items.map((item) => item.event)).toEqual(['inspection.starting']);
+});
+
+test('a change the lookup shows under the updated_at already seen is judged: canceled, no reminder', async () => {
+	const api = new MomentsApi();
+	const inspection = api.createInspection(); // starts in 72 hours
+	const poll = poller(api, ['inspection.starting'], { startingHours: 24 });
+	await poll();
+	api.now += 10 * MINUTE;
+	api.createInspection(); // moves the lists' window past the first one
+	expect(await poll()).toEqual([]);
+	// Canceled without a new updated_at: only the lookup shows it.
+	inspection.status = 'canceled';
+	api.now = Date.parse(String(inspection.scheduled_for)) - 24 * HOUR;
+	const items = await poll();
+	expect(lookups(api).map((r) => r.query.ids)).toEqual([inspection.id]);
+	expect(items).toEqual([]);
 });
 
 test('due moments of more inspections than one lookup takes: ⌈M/200⌉ lookups, each one reported once', async () => {
