@@ -4,8 +4,11 @@
  * once, as `<resource>.unreadable` with the record as received and a
  * `problem`, every other change of that poll is reported as usual, and the
  * next polls, whose overlap lists it again, do not report it again unless it
- * changes. A lone surrogate (text cut in the middle of an emoji) is readable:
- * its record is reported as the change it is.
+ * changes. A record with a usable id is remembered by it: readable again, it
+ * is judged against its last readable version; broken again, it is reported
+ * again. An unreadable attachment stays known while it is listed. A lone
+ * surrogate (text cut in the middle of an emoji) is readable: its record is
+ * reported as the change it is.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -151,4 +154,65 @@ test('an unreadable record in the first poll is reported too, and the baseline g
 	api.advance(MINUTE);
 	contact(1, 'a.changed@x.test');
 	expect(summary(await poll())).toEqual([{ event: 'contact.updated', id: uuid(1), problem: null }]);
+});
+
+test('a record unreadable for a while is judged against its last readable version, and reported again if it breaks again', async () => {
+	const { api, source, poll } = setup();
+	const made = new Date(api.serverNow).toISOString();
+	const readable = { id: uuid(30), email: 'a@x.test', created_at: made, updated_at: made };
+	const broken = { id: uuid(30), email: 'a@x.test', created_at: made, updated_at: 'soon' };
+	source.raw.push({ resource: 'contacts', record: readable });
+	expect(await poll()).toEqual([]); // the baseline
+
+	source.raw[0].record = broken;
+	expect(summary(await poll())).toEqual([
+		{ event: 'contact.unreadable', id: uuid(30), problem: expect.stringMatching(/updated_at/) },
+	]);
+
+	const fixed = {
+		...readable,
+		email: 'b@x.test',
+		updated_at: new Date(api.serverNow).toISOString(),
+	};
+	source.raw[0].record = fixed;
+	const items = await poll();
+	expect(summary(items)).toEqual([{ event: 'contact.updated', id: uuid(30), problem: null }]);
+	expect([items[0].previous, items[0].changes]).toEqual([
+		{ updated_at: made },
+		{ email: { before: 'a@x.test', after: 'b@x.test' } },
+	]);
+
+	// Broken again as it was before: a change from the readable version, reported once.
+	source.raw[0].record = broken;
+	expect(summary(await poll())).toEqual([
+		{ event: 'contact.unreadable', id: uuid(30), problem: expect.stringMatching(/updated_at/) },
+	]);
+	expect(await poll()).toEqual([]);
+});
+
+test('an unreadable attachment listed poll after poll is reported once, also hours after it was first seen', async () => {
+	const { api, source, poll } = setup();
+	const attach = (n: number) =>
+		api.change('attachments', `${uuid(10)}/f${n}`, (_p, now) => ({
+			id: `f${n}`,
+			inspection_id: uuid(10),
+			created_at: now,
+		}));
+	attach(0);
+	expect(await poll()).toEqual([]); // the baseline
+	source.raw.push({
+		resource: 'attachments',
+		record: { id: 'f-bad', inspection_id: uuid(10), updated_at: 'soon' },
+	});
+	expect(summary(await poll())).toEqual([
+		{ event: 'attachment.unreadable', id: 'f-bad', problem: expect.stringMatching(/updated_at/) },
+	]);
+	// New attachments move the window on an hour a poll, far past when it was first seen.
+	for (let n = 1; n <= 6; n++) {
+		api.advance(60 * MINUTE);
+		attach(n);
+		expect(summary(await poll())).toEqual([
+			{ event: 'attachment.added', id: `f${n}`, problem: null },
+		]);
+	}
 });
