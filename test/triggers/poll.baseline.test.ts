@@ -2,7 +2,8 @@
  * A baseline that takes several polls: every change dated after the moment it
  * began (the API's time of its first answer) is reported exactly once, a
  * record the baseline had already read with `previous` and `changes`; nothing
- * made before it began is reported. The stored state keeps that moment under
+ * made before it began is reported, nor what is dated on the very second it
+ * began (the Date header's whole second). The stored state keeps that moment under
  * `began`, and a baseline stored without it (an earlier version) is dated by
  * its next poll.
  */
@@ -131,20 +132,37 @@ test('changes made while a baseline of several polls runs are each reported once
 	expect(decodeState(state()).resources.contacts!.baselineBegan).toBeUndefined();
 });
 
-test('what the first answer lists existed when the baseline began, even dated within its second', async () => {
-	const { api, poll, contact } = setup(200);
-	contact(1, 'a@x.test');
-	// The Date header counts whole seconds: the answer's time is dated back to the second.
+/** The Date header counts whole seconds: each answer's time is dated back to the second. */
+function datedInWholeSeconds(api: FakeApi) {
 	const fetch = api.fetch.bind(api);
 	api.fetch = async (request) => {
 		const page = await fetch(request);
 		return { ...page, serverTime: Math.floor(page.serverTime! / 1_000) * 1_000 };
 	};
+}
+
+test('what the first answer lists existed when the baseline began, even dated within its second', async () => {
+	const { api, poll, contact } = setup(200);
+	contact(1, 'a@x.test');
+	datedInWholeSeconds(api);
 	// The contact above is dated within the second of the answer, before the answer.
 	api.advance(1_000 - (api.serverNow % 1_000) - 600);
 	expect((await poll(Number.MAX_SAFE_INTEGER)).items).toEqual([]);
 	contact(1, 'b@x.test');
 	expect(ids((await poll(Number.MAX_SAFE_INTEGER)).items)).toEqual([`contact.updated ${uuid(1)}`]);
+});
+
+test('what a later page lists dated on the very second the baseline began existed too', async () => {
+	const { api, poll, contact } = setup(3);
+	for (let n = 1; n <= 5; n++) contact(n, `c${n}@x.test`);
+	datedInWholeSeconds(api);
+	// Contact 6 is dated on a whole second, the one the first answer is dated back to; it lists last.
+	api.advance(1_000 - (api.serverNow % 1_000) - 1);
+	contact(6, 'c6@x.test');
+	expect(api.serverNow % 1_000).toBe(0);
+	expect((await poll(Number.MAX_SAFE_INTEGER)).items).toEqual([]);
+	contact(6, 'c6.changed@x.test');
+	expect(ids((await poll(Number.MAX_SAFE_INTEGER)).items)).toEqual([`contact.updated ${uuid(6)}`]);
 });
 
 test('a baseline stored without its start (an earlier version) is dated by its next poll, and keeps it', async () => {
