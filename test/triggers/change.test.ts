@@ -1,9 +1,10 @@
 /**
  * The words the trigger's event rules are written in (judge/change.ts), each
  * at its edges: a fact a version does not tell, a time on the window's start,
- * a list known in one version only, a first-seen record created or not. Each
- * row is one change and what the rule says of it. The rules' use inside whole
- * polls is in moments.test.ts and poll.*.test.ts.
+ * a list known in one version only, a first-seen record created or not (its
+ * created_at on the window's start included). Each row is one change and what
+ * the rule says of it. The rules' use inside whole polls is in moments.test.ts
+ * and poll.*.test.ts.
  */
 import { rowOf } from '../../nodes/InspectionBusinessTrigger/catalog';
 import {
@@ -19,6 +20,8 @@ import {
 	removedFrom,
 	rescheduled,
 } from '../../nodes/InspectionBusinessTrigger/judge/change';
+import { deriveEvents } from '../../nodes/InspectionBusinessTrigger/judge/judgeVersion';
+import { fingerprintOf } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
 import { packFacts } from '../../nodes/InspectionBusinessTrigger/memory/keptFacts';
 import type { WatchedValues } from '../../nodes/InspectionBusinessTrigger/memory/packing';
 
@@ -120,6 +123,19 @@ describe('an appointment first seen: created, or updated', () => {
 	])('%s', (_case, seen, expected) => {
 		expect(rowOf('inspection_event.created').happened!(seen)).toBe(expected === 'created');
 		expect(rowOf('inspection_event.updated').happened!(seen)).toBe(expected === 'updated');
+	});
+});
+
+describe('a contact first seen: created when created_at is inside the window', () => {
+	test.each<[string, string, string | undefined, number | null]>([
+		['created on the window start', 'contact.created', '2026-03-01T10:00:00Z', WINDOW_START],
+		['a millisecond before it', 'contact.updated', '2026-03-01T09:59:59.999Z', WINDOW_START],
+		['no created_at', 'contact.updated', undefined, WINDOW_START],
+		['no window: everything is new', 'contact.created', undefined, null],
+	])('%s: %s', (_case, event, created_at, from) => {
+		const record = { id: 'c-1', email: 'a@x.test', created_at };
+		const current = fingerprintOf('contacts', record);
+		expect(deriveEvents('contacts', null, record, current, from).events).toEqual([event]);
 	});
 });
 
