@@ -3,10 +3,10 @@
  * `/_hostile/deep-error`), megabytes of text, a megabyte-long message, thousands of entries. The
  * error always carries the status and the API's message, and keeps a bounded copy of the body
  * (ERROR_BODY_LIMITS), so n8n can show and save it; before, the deep body ended as "Maximum call
- * stack size exceeded" without either.
+ * stack size exceeded" without either. A bearer token the text echoes is not kept.
  */
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
-import { ERROR_BODY_LIMITS } from '../../nodes/shared/transport/error-body';
+import { ERROR_BODY_LIMITS, redact } from '../../nodes/shared/transport/error-body';
 import { apiRequest } from '../../nodes/shared/transport/request';
 import { DEEP_ERROR_LEVELS, DEEP_ERROR_MESSAGE } from '../../sandbox/hostile';
 import { runNode, withSandbox } from '../helpers/n8n';
@@ -101,4 +101,15 @@ describe('bodies too large to keep', () => {
 			}
 		},
 	);
+});
+
+describe('a bearer token an error text echoes (a proxy, an upstream) is not kept, the key or not', () => {
+	const TOKEN = 'sk_live.other-Token_123';
+	it.each([
+		['after Bearer', `upstream refused Bearer ${TOKEN}`],
+		['in lower case, before a semicolon', `authorization: bearer   ${TOKEN}; retry later`],
+		['in a quoted header, before a comma', `{"auth":"Bearer ${TOKEN}", "ok":false}`],
+	])('%s', (_where, text) => {
+		expect(redact(text, 'the-credential-key')).not.toContain(TOKEN);
+	});
 });
