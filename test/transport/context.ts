@@ -1,6 +1,7 @@
 /** Runs transport code inside a real n8n execute context (see test/helpers/n8n.ts). */
 import type { ExecutionError, IExecuteFunctions } from 'n8n-workflow';
 
+import { type DownloadedFile, downloadSignedLink } from '../../nodes/shared/transport/download';
 import { type TestCredentials, withExecuteContext } from '../helpers/n8n';
 
 /** The function's value; throws the execution error if it failed. */
@@ -66,4 +67,33 @@ export function expectNoSecret(value: unknown, secret: string): void {
 		json = '';
 	}
 	expect(json.includes(secret)).toBe(false);
+}
+
+/**
+ * What a signed-link download ends with when `httpRequest` stands in for n8n's helper (one that
+ * hands back what n8n's never does) and `stop` is the execution's Stop. A stopped execution
+ * reports no node error, so the download's own error is taken where it is thrown.
+ */
+export async function downloadThrough(
+	credentials: TestCredentials,
+	link: string,
+	httpRequest: () => Promise<unknown>,
+	stop = new AbortController(),
+): Promise<{ value?: DownloadedFile; error?: Error & { description?: unknown } }> {
+	let ended: (outcome: { value?: DownloadedFile; error?: Error }) => void = () => undefined;
+	const outcome = new Promise<{ value?: DownloadedFile; error?: Error }>((r) => (ended = r));
+	const running = withExecuteContext(
+		async function () {
+			const helpers = { ...this.helpers, httpRequest };
+			const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
+			await downloadSignedLink.call(context, link).then(
+				(value) => ended({ value }),
+				(error: Error) => ended({ error }),
+			);
+		},
+		{ credentials, signal: stop.signal },
+	);
+	const result = await outcome;
+	await running;
+	return result;
 }

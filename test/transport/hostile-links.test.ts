@@ -18,7 +18,7 @@ import { downloadSignedLink } from '../../nodes/shared/transport/download';
 import { readAll } from '../../nodes/shared/transport/pages';
 import { insideLinks } from '../../sandbox/hostile';
 import { withExecuteContext, withSandbox } from '../helpers/n8n';
-import { failureOf, inNode } from './context';
+import { downloadThrough, failureOf, inNode } from './context';
 
 const sandbox = withSandbox();
 const sandboxPort = () => Number(new URL(sandbox.baseUrl).port);
@@ -192,28 +192,17 @@ describe('a file that arrives a byte at a time', () => {
 			const stop = new AbortController();
 			const body = new Readable({ read: () => undefined });
 			body.push('%PDF-1.4 '); // and never more
-			let ended: (error: unknown) => void = () => undefined;
-			const outcome = new Promise<unknown>((resolve) => (ended = resolve));
-			const running = withExecuteContext(
-				async function () {
-					const helpers = {
-						...this.helpers,
-						httpRequest: async () => {
-							if (early) stop.abort();
-							else setTimeout(() => stop.abort(), 50);
-							return { statusCode: 200, headers: { 'content-type': 'application/pdf' }, body };
-						},
-					};
-					const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
-					await downloadSignedLink
-						.call(context, slowFile())
-						.then(() => ended(new Error('the download finished')), ended);
+			const { error } = await downloadThrough(
+				sandbox.credentials(),
+				slowFile(),
+				async () => {
+					if (early) stop.abort();
+					else setTimeout(() => stop.abort(), 50);
+					return { statusCode: 200, headers: { 'content-type': 'application/pdf' }, body };
 				},
-				{ credentials: sandbox.credentials(), signal: stop.signal },
+				stop,
 			);
-			const error = (await outcome) as Error;
-			await running;
-			expect(error.message).toBe('The download was stopped');
+			expect(error?.message).toBe('The download was stopped');
 			expect(body.destroyed).toBe(true);
 		},
 	);

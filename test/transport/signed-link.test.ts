@@ -15,8 +15,8 @@ import {
 } from '../../nodes/shared/transport/download';
 import { DOWNLOAD_MAX_BYTES } from '../../nodes/shared/rules/links';
 import { paginate } from '../../nodes/shared/transport/pages';
-import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
-import { drain, expectNoSecret, failureOf, inNode } from './context';
+import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
+import { downloadThrough, drain, expectNoSecret, failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
@@ -169,16 +169,8 @@ describe('answers as a helper may hand them back', () => {
 	const ANY_LINK = () => `${sandbox.baseUrl}/files/any.pdf`;
 	const underCap = Buffer.from('%PDF-1.4 whole');
 
-	async function downloadAnswered(answer: IDataObject) {
-		return await withExecuteContext(
-			async function () {
-				const helpers = { ...this.helpers, httpRequest: async () => answer };
-				const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
-				return await downloadSignedLink.call(context, ANY_LINK());
-			},
-			{ credentials: sandbox.credentials() },
-		);
-	}
+	const downloadAnswered = async (answer: IDataObject) =>
+		await downloadThrough(sandbox.credentials(), ANY_LINK(), async () => answer);
 
 	it.each<[string, IDataObject, string | undefined]>([
 		['a whole body', { statusCode: 200, headers: {}, body: underCap }, '%PDF-1.4 whole'],
@@ -209,27 +201,18 @@ describe('answers as a helper may hand them back', () => {
 	it('Stop during the wait between tries sends no further request', async () => {
 		const stop = new AbortController();
 		let requests = 0;
-		let ended: (error: unknown) => void = () => undefined;
-		const outcome = new Promise<unknown>((resolve) => (ended = resolve));
-		const running = withExecuteContext(
-			async function () {
-				const httpRequest = async () => {
-					requests++;
-					// Stopped while the download waits (at least 125 ms) to try again.
-					setTimeout(() => stop.abort(), 20);
-					return { statusCode: 503, headers: {}, body: Buffer.from('busy') };
-				};
-				const helpers = { ...this.helpers, httpRequest };
-				const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
-				await downloadSignedLink
-					.call(context, ANY_LINK())
-					.then(() => ended(new Error('the download finished')), ended);
+		const { error } = await downloadThrough(
+			sandbox.credentials(),
+			ANY_LINK(),
+			async () => {
+				requests++;
+				// Stopped while the download waits (at least 125 ms) to try again.
+				setTimeout(() => stop.abort(), 20);
+				return { statusCode: 503, headers: {}, body: Buffer.from('busy') };
 			},
-			{ credentials: sandbox.credentials(), signal: stop.signal },
+			stop,
 		);
-		const error = (await outcome) as Error;
-		await running;
-		expect(error.message).toBe('The download was stopped');
+		expect(error?.message).toBe('The download was stopped');
 		expect(requests).toBe(1);
 	});
 });
