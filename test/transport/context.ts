@@ -70,21 +70,22 @@ export function expectNoSecret(value: unknown, secret: string): void {
 }
 
 /**
- * What a signed-link download ends with when `httpRequest` stands in for n8n's helper (one that
- * hands back what n8n's never does) and `stop` is the execution's Stop. A stopped execution
- * reports no node error, so the download's own error is taken where it is thrown.
+ * What a signed-link download ends with when `stop` is the execution's Stop, through n8n's own
+ * helper or, when given, an `httpRequest` that stands in for it (one that hands back what n8n's
+ * never does). A stopped execution reports no node error, so the download's own error is taken
+ * where it is thrown.
  */
 export async function downloadThrough(
 	credentials: TestCredentials,
 	link: string,
-	httpRequest: () => Promise<unknown>,
+	httpRequest?: () => Promise<unknown>,
 	stop = new AbortController(),
 ): Promise<{ value?: DownloadedFile; error?: Error & { description?: unknown } }> {
 	let ended: (outcome: { value?: DownloadedFile; error?: Error }) => void = () => undefined;
 	const outcome = new Promise<{ value?: DownloadedFile; error?: Error }>((r) => (ended = r));
 	const running = withExecuteContext(
 		async function () {
-			const helpers = { ...this.helpers, httpRequest };
+			const helpers = { ...this.helpers, ...(httpRequest && { httpRequest }) };
 			const context = Object.create(this, { helpers: { value: helpers } }) as typeof this;
 			await downloadSignedLink.call(context, link).then(
 				(value) => ended({ value }),

@@ -17,7 +17,7 @@ import { DOWNLOAD_DEADLINE } from '../../nodes/shared/rules/links';
 import { downloadSignedLink } from '../../nodes/shared/transport/download';
 import { readAll } from '../../nodes/shared/transport/pages';
 import { insideLinks } from '../../sandbox/hostile';
-import { withExecuteContext, withSandbox } from '../helpers/n8n';
+import { withSandbox } from '../helpers/n8n';
 import { downloadThrough, failureOf, inNode } from './context';
 
 const sandbox = withSandbox();
@@ -154,27 +154,14 @@ describe('a file that arrives a byte at a time', () => {
 
 	it("ends at once when the execution is stopped (n8n's Stop)", async () => {
 		const stop = new AbortController();
-		let ended: (error: unknown) => void = () => undefined;
-		const outcome = new Promise<unknown>((resolve) => (ended = resolve));
-		const running = withExecuteContext(
-			async function () {
-				try {
-					await downloadSignedLink.call(this, slowFile());
-					ended(new Error('the download finished'));
-				} catch (error) {
-					ended(error);
-				}
-			},
-			{ credentials: sandbox.credentials(), signal: stop.signal },
-		);
+		const running = downloadThrough(sandbox.credentials(), slowFile(), undefined, stop);
 		while ((await slowRequests()).length === 0) await new Promise((r) => setTimeout(r, 100));
 		stop.abort();
 		// The deadline is minutes away and the file takes 500 s: only Stop can end it now.
-		const error = (await outcome) as Error & { description?: unknown };
-		expect(error.message).toBe('The download was stopped');
+		const { error } = await running;
+		expect(error?.message).toBe('The download was stopped');
 		// An item error with a hint, as every download error has.
-		expect(error.description).toEqual(expect.any(String));
-		await running;
+		expect(error?.description).toEqual(expect.any(String));
 		expect((await slowRequests()).map((request) => request.status)).toEqual([0]);
 	});
 
