@@ -1,8 +1,9 @@
 /**
  * Error mapping: the server's message from each error body shape (the API's
- * {"error":{…}} and the three others a proxy might answer), the HTTP status,
- * the hints (401, 404 naming the id, 413, 429, cursor 400), the base URL rule,
- * and the API key never appearing in an error.
+ * {"error":{…}} and the three others a proxy might answer, a blank one read as
+ * none), the HTTP status, the hints (401, 403, 404 naming the id or else the
+ * Base URL, 413, 429, cursor 400), web pages told from text that mentions a
+ * tag, the base URL rule, and the API key never appearing in an error.
  */
 import { apiRequest } from '../../nodes/shared/transport/request';
 import { uploadFile } from '../../nodes/shared/transport/upload';
@@ -40,6 +41,20 @@ describe('error bodies of every shape and status hints, from a scripted server',
 			undefined,
 		],
 		['an unknown shape (status text)', { weird: true }, 'Bad Request (HTTP 400)', undefined],
+		// Nothing to read in these: the status text stands in, as for an unknown shape.
+		[
+			'a blank message',
+			{ error: { code: 'x', message: '  ' } },
+			'Bad Request (HTTP 400)',
+			undefined,
+		],
+		[
+			'JSON:API errors without a title or detail',
+			{ errors: [{ code: 'x' }] },
+			'Bad Request (HTTP 400)',
+			undefined,
+		],
+		['a JSON null', null, 'Bad Request (HTTP 400)', undefined],
 	])('reads %s', async (_shape, body, message, description) => {
 		api.answer({ status: 400, body });
 		const error = await listTagsError();
@@ -65,6 +80,11 @@ describe('error bodies of every shape and status hints, from a scripted server',
 		['an HTML 404 (n8n itself as the Base URL)', 404, EXPRESS_404],
 		['an HTML 403 (a website or proxy)', 403, '  <html><body>Forbidden</body></html>'],
 		['an HTML comment first', 401, '<!-- proxy --><html><body>Login</body></html>'],
+		['a doctype split over lines', 404, '<!DOCTYPE\n  html><html><body>Not Found</body></html>'],
+		['a page that starts with <head>', 403, '<head><title>Forbidden</title></head>'],
+		['a page that starts with <head lang>', 403, '<head lang="en"><title>Forbidden</title></head>'],
+		['a page that starts with <body>', 401, '<body>Login</body>'],
+		['a page that starts with <body class>', 401, '<body class="login">Login</body>'],
 	])('%s: says a web page answered, never shows it', async (_case, status, page) => {
 		api.answer({ status, text: page });
 		const error = await listTagsError();
@@ -74,6 +94,28 @@ describe('error bodies of every shape and status hints, from a scripted server',
 		expect(error.description).toMatch(/^Check the Base URL in the credential/);
 		expect(`${error.message} ${error.description}`).not.toMatch(/[<>]|Cannot GET|Forbidden/);
 		expect(error.httpCode).toBe(String(status));
+	});
+
+	it("a text that only mentions a tag further on is the server's message, not a web page", async () => {
+		api.answer({ status: 400, text: 'the <body> field is required' });
+		expect((await listTagsError()).message).toBe('the <body> field is required (HTTP 400)');
+	});
+
+	it('without a message or a reason phrase, the error still says something before its status', async () => {
+		api.answer({ status: 400, reason: '', body: { weird: true } });
+		const error = await listTagsError();
+		expect(error.message).toMatch(/\S.* \(HTTP 400\)$/);
+		expect(error.httpCode).toBe('400');
+	});
+
+	it('401, 403 and 404 (no id in the path) each come with a hint of their own', async () => {
+		const hints: unknown[] = [];
+		for (const status of [401, 403, 404]) {
+			api.answer({ status, body: { error: { code: 'x' } } });
+			hints.push((await listTagsError()).description);
+		}
+		expect(hints).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+		expect(new Set(hints).size).toBe(3);
 	});
 
 	it('an HTML 502 from a proxy: a web page, with the server hint', async () => {

@@ -17,6 +17,8 @@ export interface ScriptedAnswer {
 	/** Raw text instead of JSON. */
 	text?: string;
 	headers?: Record<string, string>;
+	/** The reason phrase after the status code ('' sends none); Node's usual one when unset. */
+	reason?: string;
 }
 
 export interface RecordedRequest {
@@ -43,10 +45,12 @@ export async function startFakeApi(
 		req.on('end', () => {
 			const next = queue.shift() ?? fallback;
 			const payload = next.text ?? (next.body === undefined ? '' : JSON.stringify(next.body));
-			res.writeHead(next.status, {
+			const headers = {
 				'Content-Type': next.text ? 'text/plain' : 'application/json',
 				...next.headers,
-			});
+			};
+			if (next.reason === undefined) res.writeHead(next.status, headers);
+			else res.writeHead(next.status, next.reason, headers);
 			res.end(payload);
 		});
 	});
