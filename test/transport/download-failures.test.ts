@@ -3,7 +3,9 @@
  * before anything else is sent; a server error is tried again, a bounded
  * number of times, and a file that comes on a later try is downloaded; a
  * refused connection, or one reset on every try, fails naming the network
- * error; a missing file fails at once. Requests are counted at the host.
+ * error; a missing file, a refused signature or a web page fails at once,
+ * the page not shown, and only a 4xx gets the hint that the link expired.
+ * Requests are counted at the host.
  * Addresses and sizes: download-limits.test.ts; slow files and Stop:
  * hostile-links.test.ts.
  */
@@ -44,6 +46,7 @@ it.each<[string, Answer]>([
 	['a redirect with an empty Location', status(301, { Location: '' })],
 	['a redirect to a Location that is not a URL', status(302, { Location: 'http://[::1' })],
 	['a missing file', status(404)],
+	['a bad request (a signature the host does not accept)', status(400)],
 ])('%s fails after one request', async (_name, answer) => {
 	const host = await scriptedHost(answer);
 	try {
@@ -101,6 +104,40 @@ it(`a connection reset on every try fails after ${RETRY.maxAttempts} tries, nami
 		});
 		expect(host.requests).toHaveLength(RETRY.maxAttempts);
 		expect(JSON.stringify(error)).toContain('ECONNRESET');
+	} finally {
+		await host.close();
+	}
+});
+
+it("a server error's description does not carry the expired-link hint of a 4xx", async () => {
+	const descriptionFor = async (answer: Answer) => {
+		const host = await scriptedHost(answer);
+		try {
+			const error = await failureOf(host.credentials, async function () {
+				return await downloadSignedLink.call(this, host.link);
+			});
+			return error.description;
+		} finally {
+			await host.close();
+		}
+	};
+	const expired = await descriptionFor(status(403));
+	expect(expired).toEqual(expect.any(String));
+	expect(await descriptionFor(status(500))).not.toContain(expired);
+});
+
+it('a web page instead of the file: the error says so without showing the page', async () => {
+	const host = await scriptedHost((res) => {
+		res.writeHead(403, { 'Content-Type': 'text/html' });
+		res.end('<html><body>Access Denied</body></html>');
+	});
+	try {
+		const error = await failureOf(host.credentials, async function () {
+			return await downloadSignedLink.call(this, host.link);
+		});
+		expect(error.message).toMatch(/\S.* \(HTTP 403\)$/);
+		expect(`${error.message} ${error.description}`).not.toMatch(/[<>]|Access Denied/);
+		expect(host.requests).toEqual(['/report.pdf']);
 	} finally {
 		await host.close();
 	}

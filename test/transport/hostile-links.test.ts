@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 
 import { DOWNLOAD_DEADLINE } from '../../nodes/shared/rules/links';
 import { downloadSignedLink } from '../../nodes/shared/transport/download';
+import { endedEarly } from '../../nodes/shared/transport/download-run';
 import { readAll } from '../../nodes/shared/transport/pages';
 import { insideLinks } from '../../sandbox/hostile';
 import { withSandbox } from '../helpers/n8n';
@@ -150,6 +151,22 @@ describe('a file that arrives a byte at a time', () => {
 		} finally {
 			jest.restoreAllMocks();
 		}
+	});
+
+	it('at the deadline it ships with (whole minutes), the error gives that number of minutes', () => {
+		const node = {
+			id: 'n',
+			name: 'n',
+			type: 'x',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		};
+		const run = { apiBase: new URL(sandbox.baseUrl), signal: AbortSignal.abort() };
+		expect(DOWNLOAD_DEADLINE.ms % 60_000).toBe(0);
+		expect(endedEarly(node, run).message.match(/\d+/g)).toEqual([
+			String(DOWNLOAD_DEADLINE.ms / 60_000),
+		]);
 	});
 
 	it("ends at once when the execution is stopped (n8n's Stop)", async () => {
