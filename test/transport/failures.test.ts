@@ -34,6 +34,12 @@ const reportUpload: ApiCall = {
 	pathParams: { inspection_id: '7d4c2a8e-59a1-4b7e-9d1f-2f3e4a5b6c7d' },
 	upload: 'report',
 };
+const photoUpload: ApiCall = {
+	method: 'POST',
+	endpoint: 'uploadContactPhoto',
+	pathParams: { contact_id: '7d4c2a8e-59a1-4b7e-9d1f-2f3e4a5b6c7d' },
+	upload: 'photo',
+};
 const tried = (tries: number, extra: Partial<Attempts> = {}): Attempts => ({
 	tries,
 	sent: tries,
@@ -88,6 +94,10 @@ it('a 2xx that is not JSON: for a GET after its attempts, for a write as "may ha
 	);
 	expect(describedError(createContact, answered(201, '{"id'), tried(1)).message).toBe(
 		'The request may have been applied, but its answer could not be read',
+	);
+	// An upload other than a report: why it was not re-sent, and what to check.
+	expect(describedError(photoUpload, answered(201, '{"id'), tried(1)).description).toEqual(
+		expect.any(String),
 	);
 });
 
