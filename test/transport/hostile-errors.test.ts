@@ -3,7 +3,9 @@
  * `/_hostile/deep-error`), megabytes of text, a megabyte-long message, thousands of entries. The
  * error always carries the status and the API's message, and keeps a bounded copy of the body
  * (ERROR_BODY_LIMITS), so n8n can show and save it; before, the deep body ended as "Maximum call
- * stack size exceeded" without either. A bearer token the text echoes is not kept.
+ * stack size exceeded" without either. What the copy leaves out is counted (entries) or marked
+ * where it was cut (levels, values). A bearer token the text echoes is not kept, the text around
+ * it is.
  */
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
 import { ERROR_BODY_LIMITS, redact } from '../../nodes/shared/transport/error-body';
@@ -110,6 +112,73 @@ describe('a bearer token an error text echoes (a proxy, an upstream) is not kept
 		['in lower case, before a semicolon', `authorization: bearer   ${TOKEN}; retry later`],
 		['in a quoted header, before a comma', `{"auth":"Bearer ${TOKEN}", "ok":false}`],
 	])('%s', (_where, text) => {
-		expect(redact(text, 'the-credential-key')).not.toContain(TOKEN);
+		const redacted = redact(text, 'the-credential-key');
+		expect(redacted).not.toContain(TOKEN);
+		// Only the token goes: the text on either side of it stays.
+		const at = text.indexOf(TOKEN);
+		expect(redacted.startsWith(text.slice(0, at))).toBe(true);
+		expect(redacted.endsWith(text.slice(at + TOKEN.length))).toBe(true);
+	});
+});
+
+describe('what the kept body leaves out is counted, or marked where it was cut', () => {
+	const { depth, entries, values } = ERROR_BODY_LIMITS;
+	/** The body the error keeps when the API answers a 400 with `body`. */
+	async function keptBodyOf(body: unknown): Promise<unknown> {
+		const api = await startFakeApi({ status: 400, body });
+		try {
+			const error = await failureOf(
+				sandbox.credentials('acmeOwner', { baseUrl: api.baseUrl }),
+				async function () {
+					return await apiRequest.call(this, 'listTags', { query: { limit: 1 } });
+				},
+			);
+			return keptBody(error);
+		} finally {
+			await api.close();
+		}
+	}
+	/** The numbers a text gives. */
+	const numbersIn = (text: unknown) => String(text).match(/\d+/g)?.map(Number);
+
+	it(`a list of ${entries + 10}: the first ${entries} kept, then how many more there were`, async () => {
+		const list = Array.from({ length: entries + 10 }, (_, i) => i);
+		const kept = (await keptBodyOf(list)) as unknown[];
+		expect(kept).toHaveLength(entries + 1);
+		expect(kept.slice(0, entries)).toEqual(list.slice(0, entries));
+		expect(numbersIn(kept[entries])).toEqual([10]);
+	});
+
+	it(`an object of ${entries + 10} entries: ${entries} kept, and one more saying how many more there were`, async () => {
+		const object = Object.fromEntries(Array.from({ length: entries + 10 }, (_, i) => [`k${i}`, i]));
+		const kept = (await keptBodyOf(object)) as Record<string, unknown>;
+		const added = Object.keys(kept).filter((key) => !(key in object));
+		expect(Object.keys(kept)).toHaveLength(entries + 1);
+		expect(added).toHaveLength(1);
+		expect(numbersIn(kept[added[0]])).toEqual([10]);
+	});
+
+	it(`${entries} lists of ${entries} numbers: ${values} values kept in all, in order, each cut one marked`, async () => {
+		const lists = Array.from({ length: entries }, (_, i) =>
+			Array.from({ length: entries }, (_, j) => i * entries + j),
+		);
+		const kept = (await keptBodyOf(lists)) as unknown[];
+		const leaves = kept.flatMap((entry) => (Array.isArray(entry) ? (entry as unknown[]) : [entry]));
+		const numbers = leaves.filter((leaf) => typeof leaf === 'number');
+		// The body, each list kept and each number kept count as one value.
+		expect(1 + kept.filter(Array.isArray).length + numbers.length).toBe(values);
+		expect(numbers).toEqual(lists.flat().slice(0, numbers.length));
+		const cuts = leaves.filter((leaf) => typeof leaf !== 'number');
+		expect(cuts.length).toBeGreaterThan(0);
+		expect(cuts.every((cut) => typeof cut === 'string' && cut.trim() !== '')).toBe(true);
+	});
+
+	it(`a body nested ${depth + 4} levels: where the levels are cut, a text says so`, async () => {
+		let body: unknown = 'bottom';
+		for (let level = 0; level < depth + 4; level++) body = { a: body };
+		let kept = await keptBodyOf(body);
+		while (kept !== null && typeof kept === 'object') kept = (kept as { a: unknown }).a;
+		expect(kept).not.toBe('bottom');
+		expect(typeof kept === 'string' && kept.trim() !== '').toBe(true);
 	});
 });
