@@ -198,6 +198,7 @@ describe('an answer that is not a page fails the walk, and nothing is read as an
 					return await readAll.call(this, 'listContacts');
 				},
 			);
+			expect(error.message).toMatch(/\S/);
 			expect(error.description).toContain('/v1/contacts');
 			expect(api.requests).toHaveLength(1);
 		} finally {

@@ -159,6 +159,8 @@ describe('paginate', () => {
 				return await drain(paginate.call(this, 'listTags', {}));
 			});
 			expect(error.message).toMatch(/same page cursor twice/);
+			// What was read and what to do now.
+			expect(error.description).toEqual(expect.any(String));
 			expect(api.requests).toHaveLength(2);
 		} finally {
 			await api.close();
