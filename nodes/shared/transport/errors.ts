@@ -55,12 +55,14 @@ function serverMessage(body: unknown): ServerMessage {
 
 /**
  * Whether an error body is a web page (a website, a proxy's error page or
- * n8n's own editor answered instead of the API). Only the start is read.
+ * n8n's own editor answered instead of the API). The pattern is anchored at
+ * the start of a body already cut to its bound, so it reads only the start; a
+ * doctype may put any run of blanks before `html`.
  */
 function isWebPage(body: unknown): boolean {
 	return (
 		typeof body === 'string' &&
-		/^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|!--)/i.test(body.trimStart().slice(0, 20))
+		/^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|!--)/i.test(body.trimStart())
 	);
 }
 
