@@ -107,6 +107,17 @@ it('refuses a Base URL without https:// and says so', async () => {
 	);
 });
 
+it('the node refuses a Base URL of another scheme, saying what to use', () => {
+	let error: unknown;
+	try {
+		checkedUrl(node, 'ftp://api.example.com', 'Base URL');
+	} catch (caught) {
+		error = caught;
+	}
+	expect(error).toMatchObject({ message: expect.stringMatching(/\S/) });
+	expect((error as { description?: unknown }).description).toMatch(/\S/);
+});
+
 it('checks the absolute URL of an HTTP Request node, which axios uses instead of the base URL', async () => {
 	await expect(authenticated('', 'http://api.example.com/v1/tags')).rejects.toThrow(
 		'plain http is refused',
@@ -218,6 +229,7 @@ it('declares the fields and defaults the package relies on', () => {
 it.each([
 	['an empty key', ''],
 	['a key of spaces', '   '],
+	['no key at all', undefined],
 ])(
 	'the node refuses a credential with %s, naming it, before sending anything',
 	async (_what, apiKey) => {

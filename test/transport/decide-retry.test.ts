@@ -204,6 +204,11 @@ describe('429', () => {
 		expect(attempts).toMatchObject({ sent: 2, limited: 2, deadline: NOW + 3_000 });
 	});
 
+	it('a Retry-After that ends exactly at the deadline is still waited', () => {
+		const retryAfter = String(RETRY.rateLimitDeadlineMs / 1000);
+		expect(decideRetry(limited(retryAfter), noAttempts(), get()).action).toBe('retry');
+	});
+
 	it('a Retry-After beyond the deadline fails at once', () => {
 		const retryAfter = String(RETRY.rateLimitDeadlineMs / 1000 + 1);
 		expect(decideRetry(limited(retryAfter), noAttempts(), get()).action).toBe('fail');

@@ -11,7 +11,7 @@
  */
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
 import { getByIds, readAll } from '../../nodes/shared/transport/pages';
-import { WALK_LIMITS } from '../../nodes/shared/transport/progress';
+import { WALK_LIMITS, WalkProgress } from '../../nodes/shared/transport/progress';
 import { runNode, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { failureOf, inNode } from './context';
 import { startFakeApi } from './fake-api';
@@ -23,6 +23,14 @@ const requestsTo = async (fault: string) =>
 	(await sandbox.control.requests({ pathPrefix: `/_hostile/${fault}/` })).count;
 
 const BARREN = WALK_LIMITS.barrenPagesInARow;
+const NODE = {
+	id: 'n',
+	name: 'Inspection Business',
+	type: 'inspectionBusiness',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 
 describe.each([
 	[
@@ -167,6 +175,20 @@ it(`numeric ids count as new records: ${BARREN + 1} pages of one new record each
 	const walk = await walkOf(pages);
 	expect(walk.error).toBeUndefined();
 	expect(walk.records).toEqual(pages.map((page) => page.data[0]));
+});
+
+// The trigger's walk (apiSource) judges every page, the last one too; a last page is never a fault.
+it.each([
+	[`the ${BARREN}th empty page in a row`, Array.from({ length: BARREN }, () => [])],
+	['a second page of new records while total says 1', [[{ id: 'a' }], [{ id: 'b' }]]],
+])('a last page (no next cursor) ends the walk without a fault: %s', (_case, pages) => {
+	const progress = new WalkProgress(NODE, 'listContacts');
+	const judged = pages.map(
+		(records, i) => () =>
+			progress.judge({ records, nextCursor: i === pages.length - 1 ? null : `c${i}`, total: 1 }),
+	);
+	for (const judge of judged.slice(0, -1)) judge();
+	expect(judged[judged.length - 1]).not.toThrow();
 });
 
 it(`records without an id are nothing new: ${BARREN} such pages end the walk with the API's fault`, async () => {

@@ -36,6 +36,14 @@ describe('resultOf', () => {
 		});
 	});
 
+	it('an answer without a body (a 204) has an empty body', async () => {
+		const result = await resultOf(Promise.resolve({ statusCode: 204, headers: {} }));
+		expect(result).toEqual({
+			kind: 'answered',
+			answer: { status: 204, headers: {}, body: Buffer.alloc(0) },
+		});
+	});
+
 	it('a refused connection, however deep n8n wrapped it', async () => {
 		const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {
 			code: 'ECONNREFUSED',

@@ -98,6 +98,41 @@ describe('Pacer on a virtual clock', () => {
 	});
 });
 
+describe('Pacer on a stepping clock (each nap moves it by the nap)', () => {
+	function steppingTime(start: number) {
+		const time = { now: start, naps: [] as number[] };
+		const nap = async (ms: number) => {
+			time.naps.push(ms);
+			time.now += ms;
+		};
+		return {
+			time,
+			pacer: (limit: number) => new Pacer(limit, PACING_WINDOW_MS, () => time.now, nap),
+		};
+	}
+
+	it('a caller waiting out a short pause sends the moment it ends', async () => {
+		const { time, pacer: paced } = steppingTime(5_000);
+		const pacer = paced(10);
+		pacer.pause(5_300);
+		(await pacer.acquire())();
+		expect(time.naps).toEqual([300]);
+		expect(time.now).toBe(5_300);
+	});
+
+	it('a slot released twice is freed once: the limit still holds after its window', async () => {
+		const { time, pacer: paced } = steppingTime(0);
+		const pacer = paced(1);
+		const release = await pacer.acquire();
+		release();
+		release();
+		time.now += PACING_WINDOW_MS;
+		await pacer.acquire();
+		// The one slot is in flight, so a second caller waits (and gives up when told to).
+		await expect(pacer.acquire(() => time.naps.length >= 3)).rejects.toThrow();
+	});
+});
+
 describe('pacing against the sandbox (20 per minute on both sides)', () => {
 	const sandbox = withSandbox({ rateLimit: 20 });
 

@@ -4,10 +4,15 @@
  * sandbox, which sends exactly once, adds the key through n8n's credential
  * helper and hands back every ending as a value.
  */
-import { requestOptions, sendOnce, apiSettings } from '../../nodes/shared/transport/request';
+import {
+	apiRequest,
+	apiSettings,
+	requestOptions,
+	sendOnce,
+} from '../../nodes/shared/transport/request';
 import { RETRY } from '../../nodes/shared/transport/retry';
 import type { ApiSettings } from '../../nodes/shared/transport/types';
-import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
+import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { inNode } from './context';
 
 const sandbox = withSandbox();
@@ -69,6 +74,20 @@ describe('requestOptions', () => {
 		expect(options.json).toBeUndefined();
 		expect(options.timeout).toBe(RETRY.uploadTimeoutMs);
 	});
+});
+
+it('apiRequest refuses a file-upload endpoint (uploadFile sends those) before sending anything', async () => {
+	await sandbox.control.clearRequests();
+	const { error } = await withExecuteContext(
+		async function () {
+			return await apiRequest.call(this, 'uploadContactPhoto', {
+				pathParams: { contact_id: CONTACT },
+			});
+		},
+		{ credentials: sandbox.credentials() },
+	);
+	expect(error).toBeDefined();
+	expect((await sandbox.control.requests()).count).toBe(0);
 });
 
 describe('sendOnce (sandbox)', () => {

@@ -62,12 +62,37 @@ describe('network failures as n8n hands them over', () => {
 	it('is undefined for errors that are not network failures', () => {
 		expect(networkFailure(new Error('Invalid URL'))).toBeUndefined();
 	});
+	it.each([
+		[
+			'an undici socket code not in the list',
+			{ code: 'UND_ERR_CONNECT_TIMEOUT' },
+			'UND_ERR_CONNECT_TIMEOUT',
+		],
+		['a code that is not a network failure', { code: 'ERR_INVALID_URL' }, undefined],
+		[
+			'a reset under the errorResponse n8n wraps it in',
+			{ message: 'x', errorResponse: { code: 'ECONNRESET' } },
+			'ECONNRESET',
+		],
+		[
+			'a reset under an outer code that is not errno-like',
+			{ code: 'ERR_HTTP2_STREAM_ERROR', cause: { code: 'ECONNRESET' } },
+			'ECONNRESET',
+		],
+		['an error whose cause is null', { message: 'Invalid URL', cause: null }, undefined],
+	])('%s', (_case, error, code) => {
+		expect(networkFailure(error)).toEqual(
+			code === undefined ? undefined : { kind: 'network', code, detail: code },
+		);
+	});
 });
 
 describe('Retry-After (seconds, or none) and backoff', () => {
 	it('reads seconds and HTTP dates, ignores garbage', () => {
 		expect(retryAfterMs('3')).toBe(3000);
 		expect(retryAfterMs(['2'])).toBe(2000);
+		// A helper other than axios may hand a header over as a number.
+		expect(retryAfterMs(7)).toBe(7000);
 		expect(
 			retryAfterMs('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
 		).toBe(10_000);

@@ -51,6 +51,11 @@ describe('GET requests are repeated on transient failures', () => {
 		const requests = await log('GET', '/v1/tags');
 		expect(requests.map((r) => r.fault ?? 'ok')).toEqual([fault.kind, 'ok']);
 		if (fault.kind === '429') expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+		// Any other repeat waits a backoff first: at least half the first step (the jitter's floor).
+		else
+			expect(Date.parse(requests[1].time) - Date.parse(requests[0].time)).toBeGreaterThanOrEqual(
+				RETRY.backoffBaseMs / 2,
+			);
 	});
 
 	it('gives up after a bounded number of attempts, saying what failed and without the key', async () => {
