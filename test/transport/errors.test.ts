@@ -55,6 +55,7 @@ describe('error bodies of every shape and status hints, from a scripted server',
 			undefined,
 		],
 		['a JSON null', null, 'Bad Request (HTTP 400)', undefined],
+		['an error of null', { error: null }, 'Bad Request (HTTP 400)', undefined],
 	])('reads %s', async (_shape, body, message, description) => {
 		api.answer({ status: 400, body });
 		const error = await listTagsError();

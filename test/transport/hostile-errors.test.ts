@@ -114,6 +114,7 @@ describe('a bearer token an error text echoes (a proxy, an upstream) is not kept
 	])('%s', (_where, text) => {
 		const redacted = redact(text, 'the-credential-key');
 		expect(redacted).not.toContain(TOKEN);
+		expect(redacted).not.toContain(TOKEN.slice(1));
 		// Only the token goes: the text on either side of it stays.
 		const at = text.indexOf(TOKEN);
 		expect(redacted.startsWith(text.slice(0, at))).toBe(true);
@@ -140,6 +141,18 @@ describe('what the kept body leaves out is counted, or marked where it was cut',
 	}
 	/** The numbers a text gives. */
 	const numbersIn = (text: unknown) => String(text).match(/\d+/g)?.map(Number);
+
+	it(`a list of exactly ${entries} is kept whole, with nothing added`, async () => {
+		const list = Array.from({ length: entries }, (_, i) => i);
+		expect(await keptBodyOf(list)).toEqual(list);
+	});
+
+	it('a text past its bound: its start kept, then how many more characters there were', async () => {
+		const text = 'x'.repeat(ERROR_BODY_LIMITS.textLength + 10);
+		const kept = (await keptBodyOf({ note: text })) as { note: string };
+		expect(kept.note.startsWith('x'.repeat(ERROR_BODY_LIMITS.textLength))).toBe(true);
+		expect(numbersIn(kept.note)).toEqual([10]);
+	});
 
 	it(`a list of ${entries + 10}: the first ${entries} kept, then how many more there were`, async () => {
 		const list = Array.from({ length: entries + 10 }, (_, i) => i);

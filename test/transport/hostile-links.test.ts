@@ -145,6 +145,7 @@ describe('a file that arrives a byte at a time', () => {
 				return await downloadSignedLink.call(this, slowFile());
 			});
 			expect(error.message).toBe('The download did not finish within 2 seconds');
+			expect(error.description).toMatch(/\S/);
 			// The host was still sending (100,000 bytes at 5 a second): the connection was closed on it.
 			const [request] = await slowRequests();
 			expect(request.status).toBe(0);
