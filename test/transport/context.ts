@@ -1,8 +1,18 @@
 /** Runs transport code inside a real n8n execute context (see test/helpers/n8n.ts). */
-import type { ExecutionError, IExecuteFunctions } from 'n8n-workflow';
+import type { ExecutionError, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { type DownloadedFile, downloadSignedLink } from '../../nodes/shared/transport/download';
 import { type TestCredentials, withExecuteContext } from '../helpers/n8n';
+
+/** The node that transport code outside an execution (a pure step, an error builder) is given. */
+export const TEST_NODE: INode = {
+	id: 'n',
+	name: 'Inspection Business',
+	type: 'inspectionBusiness',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 /** The function's value; throws the execution error if it failed. */
 export async function inNode<T>(

@@ -5,23 +5,16 @@
  * by the same rule as the node. (test/e2e/credential.e2e.test.ts runs the
  * test in a real n8n.)
  */
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { InspectionBusinessApi } from '../../credentials/InspectionBusinessApi.credentials';
 import { apiRequest, checkedUrl } from '../../nodes/shared/transport/request';
 import { NodeTypeRegistry, buildWorkflow } from '../helpers/runtime';
 import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
+import { TEST_NODE } from './context';
 
 const sandbox = withSandbox();
 const credential = new InspectionBusinessApi();
-const node: INode = {
-	id: 'n',
-	name: 'n',
-	type: 'x',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 
 /** Resolves the credential test's `={{…}}` fields as n8n's credential tester does. */
 function resolvedTestRequest(data: ICredentialDataDecryptedObject): IHttpRequestOptions {
@@ -29,7 +22,7 @@ function resolvedTestRequest(data: ICredentialDataDecryptedObject): IHttpRequest
 	const resolve = (value: unknown) =>
 		typeof value === 'string' && value.startsWith('=')
 			? workflow.expression.getSimpleParameterValue(
-					node,
+					TEST_NODE,
 					value,
 					'internal',
 					{ $credentials: data },
@@ -67,7 +60,7 @@ async function authenticated(baseURL: string, url = '/v1/tags'): Promise<IHttpRe
 /** Whether the node's transport would send the key to `url`. */
 function nodeAccepts(url: string): boolean {
 	try {
-		checkedUrl(node, url, 'Base URL');
+		checkedUrl(TEST_NODE, url, 'Base URL');
 		return true;
 	} catch {
 		return false;
@@ -110,7 +103,7 @@ it('refuses a Base URL without https:// and says so', async () => {
 it('the node refuses a Base URL of another scheme, saying what to use', () => {
 	let error: unknown;
 	try {
-		checkedUrl(node, 'ftp://api.example.com', 'Base URL');
+		checkedUrl(TEST_NODE, 'ftp://api.example.com', 'Base URL');
 	} catch (caught) {
 		error = caught;
 	}

@@ -4,21 +4,12 @@
  * may have reached the server, why it was not sent again. The API key never
  * appears in it. Pure: the exchanges are built by hand.
  */
-import type { INode } from 'n8n-workflow';
 
 import { requestError } from '../../nodes/shared/transport/errors';
 import type { Attempts } from '../../nodes/shared/transport/retry';
 import type { HttpResult, ApiSettings, ApiCall } from '../../nodes/shared/transport/types';
-import { expectNoSecret } from './context';
+import { expectNoSecret, TEST_NODE } from './context';
 
-const node: INode = {
-	id: 'n',
-	name: 'Inspection Business',
-	type: 'inspectionBusiness',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 const KEY = 'ib_live_failures_test_key';
 const settings: ApiSettings = {
 	apiKey: KEY,
@@ -56,7 +47,7 @@ const answered = (status: number, body: string): HttpResult => ({
 	answer: { status, headers: {}, body: Buffer.from(body) },
 });
 const describedError = (call: ApiCall, exchange: HttpResult, attempts: Attempts) =>
-	requestError(node, call, exchange, attempts, settings) as Error & {
+	requestError(TEST_NODE, call, exchange, attempts, settings) as Error & {
 		description?: string;
 		httpCode?: string;
 	};

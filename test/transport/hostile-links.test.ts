@@ -19,7 +19,7 @@ import { endedEarly } from '../../nodes/shared/transport/download-run';
 import { readAll } from '../../nodes/shared/transport/pages';
 import { insideLinks } from '../../sandbox/hostile';
 import { withSandbox } from '../helpers/n8n';
-import { downloadThrough, failureOf, inNode } from './context';
+import { downloadThrough, failureOf, inNode, TEST_NODE } from './context';
 
 const sandbox = withSandbox();
 const sandboxPort = () => Number(new URL(sandbox.baseUrl).port);
@@ -155,17 +155,9 @@ describe('a file that arrives a byte at a time', () => {
 	});
 
 	it('at the deadline it ships with (whole minutes), the error gives that number of minutes', () => {
-		const node = {
-			id: 'n',
-			name: 'n',
-			type: 'x',
-			typeVersion: 1,
-			position: [0, 0] as [number, number],
-			parameters: {},
-		};
 		const run = { apiBase: new URL(sandbox.baseUrl), signal: AbortSignal.abort() };
 		expect(DOWNLOAD_DEADLINE.ms % 60_000).toBe(0);
-		expect(endedEarly(node, run).message.match(/\d+/g)).toEqual([
+		expect(endedEarly(TEST_NODE, run).message.match(/\d+/g)).toEqual([
 			String(DOWNLOAD_DEADLINE.ms / 60_000),
 		]);
 	});

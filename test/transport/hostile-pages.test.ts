@@ -13,7 +13,7 @@ import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBus
 import { getByIds, readAll } from '../../nodes/shared/transport/pages';
 import { WALK_LIMITS, WalkProgress } from '../../nodes/shared/transport/progress';
 import { runNode, withExecuteContext, withSandbox } from '../helpers/n8n';
-import { failureOf, inNode } from './context';
+import { failureOf, inNode, TEST_NODE } from './context';
 import { startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
@@ -23,14 +23,6 @@ const requestsTo = async (fault: string) =>
 	(await sandbox.control.requests({ pathPrefix: `/_hostile/${fault}/` })).count;
 
 const BARREN = WALK_LIMITS.barrenPagesInARow;
-const NODE = {
-	id: 'n',
-	name: 'Inspection Business',
-	type: 'inspectionBusiness',
-	typeVersion: 1,
-	position: [0, 0] as [number, number],
-	parameters: {},
-};
 
 describe.each([
 	[
@@ -182,7 +174,7 @@ it.each([
 	[`the ${BARREN}th empty page in a row`, Array.from({ length: BARREN }, () => [])],
 	['a second page of new records while total says 1', [[{ id: 'a' }], [{ id: 'b' }]]],
 ])('a last page (no next cursor) ends the walk without a fault: %s', (_case, pages) => {
-	const progress = new WalkProgress(NODE, 'listContacts');
+	const progress = new WalkProgress(TEST_NODE, 'listContacts');
 	const judged = pages.map(
 		(records, i) => () =>
 			progress.judge({ records, nextCursor: i === pages.length - 1 ? null : `c${i}`, total: 1 }),

@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { LIMITS } from '../../nodes/shared/endpoints';
 import { getByIds, listPage, paginate, pageQueries } from '../../nodes/shared/transport/pages';
 import { withSandbox } from '../helpers/n8n';
-import { drain, failureOf, inNode } from './context';
+import { drain, failureOf, inNode, TEST_NODE } from './context';
 import { startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
@@ -250,18 +250,10 @@ describe('getByIds', () => {
 });
 
 describe('pageQueries (the first-page query of each walk, built once)', () => {
-	const node = {
-		id: 'n',
-		name: 'n',
-		type: 'x',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {},
-	};
 	const uuid = (i: number) => `7d4c2a8e-59a1-4b7e-9d1f-${String(i).padStart(12, '0')}`;
 
 	it('without ids: the checked filters and a full page', () => {
-		expect(pageQueries(node, 'listContacts', { role: 'client', search: '' })).toEqual([
+		expect(pageQueries(TEST_NODE, 'listContacts', { role: 'client', search: '' })).toEqual([
 			{ role: 'client', limit: LIMITS.pageSizeMax },
 		]);
 	});
@@ -269,14 +261,14 @@ describe('pageQueries (the first-page query of each walk, built once)', () => {
 	it('with ids: repeats dropped ignoring case, runs of 200, each with the filters and a full page', () => {
 		const ids = Array.from({ length: 450 }, (_, i) => uuid(i));
 		const repeated = [...ids, ...ids.slice(0, 30).map((id) => id.toUpperCase())];
-		const queries = pageQueries(node, 'listContacts', { ids: repeated, role: 'client' });
+		const queries = pageQueries(TEST_NODE, 'listContacts', { ids: repeated, role: 'client' });
 		expect(queries.map((q) => String(q.ids).split(',').length)).toEqual([200, 200, 50]);
 		expect(queries.flatMap((q) => String(q.ids).split(','))).toEqual(ids);
 		expect(queries.every((q) => q.role === 'client' && q.limit === LIMITS.pageSizeMax)).toBe(true);
 	});
 
 	it('contact stats walk their contact_ids the same way', () => {
-		const queries = pageQueries(node, 'listContactStats', {
+		const queries = pageQueries(TEST_NODE, 'listContactStats', {
 			contact_ids: [uuid(1), uuid(1)],
 			from: '2020-01-01',
 		});
@@ -286,11 +278,11 @@ describe('pageQueries (the first-page query of each walk, built once)', () => {
 	});
 
 	it('a bad id or a bad filter is refused before any walk', () => {
-		expect(() => pageQueries(node, 'listContacts', { ids: [uuid(1), 'x'] })).toThrow(
+		expect(() => pageQueries(TEST_NODE, 'listContacts', { ids: [uuid(1), 'x'] })).toThrow(
 			/"ids": "x" is not an ID/,
 		);
-		expect(() => pageQueries(node, 'listContacts', { ids: [uuid(1)], role: 'Plumber' })).toThrow(
-			/"role": must be one of/,
-		);
+		expect(() =>
+			pageQueries(TEST_NODE, 'listContacts', { ids: [uuid(1)], role: 'Plumber' }),
+		).toThrow(/"role": must be one of/);
 	});
 });

@@ -16,7 +16,7 @@ import {
 import { DOWNLOAD_MAX_BYTES } from '../../nodes/shared/rules/links';
 import { paginate } from '../../nodes/shared/transport/pages';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
-import { downloadThrough, drain, expectNoSecret, failureOf, inNode } from './context';
+import { downloadThrough, drain, expectNoSecret, failureOf, inNode, TEST_NODE } from './context';
 import { startFakeApi } from './fake-api';
 
 const sandbox = withSandbox();
@@ -129,22 +129,13 @@ it('no output of a full read carries the key', async () => {
 });
 
 describe('the steps of a download', () => {
-	const node = {
-		id: 'n',
-		name: 'n',
-		type: 'x',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {},
-	};
-
 	it('signedLinkTarget: a record without a link fails naming it; plain http only to this machine', () => {
-		expect(() => signedLinkTarget(node, null)).toThrow('There is no file to download');
-		expect(() => signedLinkTarget(node, '  ')).toThrow('There is no file to download');
-		expect(() => signedLinkTarget(node, 'http://files.example.com/x.pdf')).toThrow(
+		expect(() => signedLinkTarget(TEST_NODE, null)).toThrow('There is no file to download');
+		expect(() => signedLinkTarget(TEST_NODE, '  ')).toThrow('There is no file to download');
+		expect(() => signedLinkTarget(TEST_NODE, 'http://files.example.com/x.pdf')).toThrow(
 			'The signed link must use https, not plain http',
 		);
-		expect(signedLinkTarget(node, 'https://files.example.com/x.pdf?sig=1').href).toBe(
+		expect(signedLinkTarget(TEST_NODE, 'https://files.example.com/x.pdf?sig=1').href).toBe(
 			'https://files.example.com/x.pdf?sig=1',
 		);
 	});
