@@ -194,7 +194,7 @@ async function main(): Promise<void> {
 			syncWorkflow(i + 1, selected.since, credential.name),
 		);
 		await folder.importWorkflows(workflows);
-		for (const workflow of workflows) await folder.publishWorkflow(workflow.id);
+		await folder.publishWorkflows(workflows.map((workflow) => workflow.id));
 
 		log('Starting n8n main (queue mode)');
 		const port = await freePort();

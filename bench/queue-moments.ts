@@ -199,7 +199,7 @@ async function startCluster(settings: Settings, workDir: string, pgDir: string, 
 	log(`Sandbox at ${running.sandbox.baseUrl} (demo seed)`);
 	await folder.importCredentials([sandboxCredential(running.sandbox.baseUrl)]);
 	await folder.importWorkflows([momentsWorkflow()]);
-	await folder.publishWorkflow(WORKFLOW);
+	await folder.publishWorkflows([WORKFLOW]);
 
 	log(`Starting n8n main (queue mode, ${settings.scheduler} scheduler)`);
 	const server = await folder.startServer(await freePort());

@@ -117,7 +117,7 @@ export class DurableN8n {
 			...moreCredentials(sandbox.baseUrl),
 		]);
 		await userFolder.importWorkflows(listed);
-		for (const workflow of listed) await userFolder.publishWorkflow(workflow.id);
+		await userFolder.publishWorkflows(listed.map((workflow) => workflow.id));
 		const logFile = path.join(ARTIFACTS_DIR, `n8n-${name}.log`);
 		return new DurableN8n(runtime, sandbox, userFolder, workDir, logFile);
 	}
