@@ -28,12 +28,18 @@ export class N8nServer {
 			onOutput,
 			priority,
 		});
+		// The REST API is mounted once a route answers: the editor's settings, or without the editor
+		// (N8N_DISABLE_UI, which drops that route) the login, which asks a session.
+		const restProbe =
+			env.N8N_DISABLE_UI === 'true'
+				? { path: '/rest/login', status: 401 }
+				: { path: '/rest/settings', status: 200 };
 		try {
 			await waitFor(
 				`n8n at ${baseUrl} to be ready`,
 				async () =>
 					((await status(`${baseUrl}/healthz/readiness`)) === 200 &&
-						(await status(`${baseUrl}/rest/settings`)) === 200) ||
+						(await status(`${baseUrl}${restProbe.path}`)) === restProbe.status) ||
 					undefined,
 				{
 					timeoutMs: READY_TIMEOUT_MS,

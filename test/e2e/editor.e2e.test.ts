@@ -20,7 +20,11 @@ import { useN8n } from './support/instance';
 import { ARTIFACTS_DIR } from './support/state';
 import { WEBHOOK_TRIGGER, webhookUrl } from './workflows/triggers';
 
-const instance = useN8n('editor', { template: 'suite', publish: [WEBHOOK_TRIGGER.id] });
+const instance = useN8n('editor', {
+	template: 'suite',
+	publish: [WEBHOOK_TRIGGER.id],
+	ui: true,
+});
 const screenshots = path.join(ARTIFACTS_DIR, 'editor');
 let editor: Editor;
 

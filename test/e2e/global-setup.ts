@@ -82,6 +82,9 @@ async function prepare(workDir: string): Promise<void> {
 	} finally {
 		await server.stop();
 	}
+	// The editor's files n8n rewrote at start (47 MB): an n8n with the editor writes them again at
+	// every start, one without never reads them, so no copy of the template carries them.
+	rmSync(path.join(fresh.folder, '.cache'), { recursive: true, force: true });
 
 	log('Making the suite template: the examples and the e2e workflows imported');
 	const suite = new N8nUserFolder(runtime, path.join(workDir, 'template-suite'));

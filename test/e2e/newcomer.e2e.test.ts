@@ -34,7 +34,7 @@ import { polledEvery15Seconds } from './workflows/build';
 import { ARTIFACTS_DIR } from './support/state';
 
 const MINUTE = 60_000;
-const instance = useN8n('newcomer', { template: 'fresh' });
+const instance = useN8n('newcomer', { template: 'fresh', ui: true });
 const screenshots = path.join(ARTIFACTS_DIR, 'newcomer');
 /** The demo's sandbox address, which the README's commands use. */
 const DEMO_SANDBOX = 'http://127.0.0.1:4010';

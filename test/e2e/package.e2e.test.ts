@@ -14,7 +14,7 @@ import {
 import { useN8n } from './support/instance';
 import { readState } from './support/state';
 
-const instance = useN8n('package', { template: 'fresh' });
+const instance = useN8n('package', { template: 'fresh', ui: true });
 const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
 	version: string;
 	n8n: { nodes: string[]; credentials: string[] };

@@ -152,7 +152,7 @@ let database: N8nDatabase;
  * before), and starts nothing.
  */
 async function startN8n(env: Record<string, string> = {}): Promise<void> {
-	server = await folder.startServer(await freePort(), { env });
+	server = await folder.startServer(await freePort(), { env, ui: false });
 	for (const target of [PLAIN_WEBHOOK, REFETCHING_WEBHOOK, RECIPE]) {
 		const url = productionUrl(server.baseUrl, target);
 		await waitFor(

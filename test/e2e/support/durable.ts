@@ -135,6 +135,7 @@ export class DurableN8n {
 		this.server = await this.userFolder.startServer(await freePort(), {
 			env: { ...DURABLE_SCHEDULER, N8N_LOG_LEVEL: 'debug', ...env },
 			priority: SCHEDULER_PRIORITY,
+			ui: false,
 			onOutput: (chunk) => {
 				this.log += chunk;
 				appendFileSync(this.logFile, chunk);
