@@ -9,18 +9,14 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { POLLING_TRIGGER_DESCRIPTION } from '../shared/descriptions';
 import { eventsSubtitle } from '../shared/subtitle';
-import { apiSource, newestRecords } from './apiSource';
 import { isPollEvent, type PollEvent, watchedResources } from './catalog';
-import { EVENTS_PROPERTY, OPTION_DEFAULTS, TRIGGER_PROPERTIES } from './description';
-import { readProblem } from './judge/unreadable';
-import { contentHashOf } from './memory/fingerprints';
-import { holdsNoState } from './memory/state';
+import { EVENTS_PROPERTY, TRIGGER_PROPERTIES } from './description';
+import { readProblem } from './judge';
+import { contentHashOf, holdsNoState } from './memory';
+import { type ChosenOptions, OPTION_DEFAULTS, type OptionName, readOptions, savedIn } from './options';
+import { apiSource, newestRecords, runPoll } from './poll';
 import { baselineStarts, overlapGuard } from './pollGuards';
-import { runPoll } from './poll/runPoll';
-import type { PollOptions } from './poll/types';
 import { pickSample } from './testEvent';
-
-const MINUTE = 60_000;
 
 /**
  * The most one poll spends, whatever n8n offers. The durable scheduler offers
@@ -38,22 +34,15 @@ function pollBudgetMs(context: IPollFunctions): number {
 		: MAX_BUDGET_MS;
 }
 
-type ChosenOptions = Pick<
-	PollOptions,
-	'overlapMs' | 'emitExisting' | 'startingHours' | 'endedHours' | 'onlyOnce'
-> & { momentStatuses: readonly string[] };
-
-/** The Options collection as the poll reads it; an option the node never saved takes its default. */
-function readOptions(options: IDataObject): ChosenOptions {
-	const statuses = options.momentStatuses;
-	return {
-		overlapMs: Number(options.overlapMinutes ?? OPTION_DEFAULTS.overlapMinutes) * MINUTE,
-		emitExisting: options.emitExisting === true,
-		startingHours: Number(options.startingHours ?? OPTION_DEFAULTS.startingHours),
-		endedHours: Number(options.endedHours ?? OPTION_DEFAULTS.endedHours),
-		momentStatuses: Array.isArray(statuses) ? statuses.map(String) : OPTION_DEFAULTS.momentStatuses,
-		onlyOnce: options.onlyOnce !== false,
-	};
+/** The node's settings, complete: saved where its version keeps them, else their defaults. */
+function chosenOptions(context: IPollFunctions): ChosenOptions {
+	const version = context.getNode().typeVersion;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return readOptions(version, (name: OptionName) =>
+		savedIn(version, name) === 'options'
+			? options[name]
+			: context.getNodeParameter(name, OPTION_DEFAULTS[name] as never),
+	);
 }
 
 export class InspectionBusinessTrigger implements INodeType {
@@ -65,7 +54,8 @@ export class InspectionBusinessTrigger implements INodeType {
 			dark: 'file:../../icons/inspection-business.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: eventsSubtitle([EVENTS_PROPERTY]),
 		description: POLLING_TRIGGER_DESCRIPTION,
 		defaults: { name: 'Inspection Business Trigger' },
@@ -84,7 +74,7 @@ export class InspectionBusinessTrigger implements INodeType {
 				description: 'The trigger watches only the resources the selected events need.',
 			});
 		}
-		const options = readOptions(this.getNodeParameter('options', {}) as IDataObject);
+		const options = chosenOptions(this);
 
 		// Fetch Test Event: shows the newest matching record and leaves the state alone.
 		if (this.getMode() === 'manual') {
@@ -94,8 +84,11 @@ export class InspectionBusinessTrigger implements INodeType {
 				resource,
 				records: records.filter((record) => readProblem(resource, record) === null),
 			}));
-			const sample = pickSample(readable, events, Date.now(), options.momentStatuses);
-			return sample ? [this.helpers.returnJsonArray([sample])] : null;
+			const samples = pickSample(readable, events, Date.now(), {
+				statuses: options.momentStatuses,
+				oneItemPerMoment: options.oneItemPerMoment,
+			});
+			return samples.length > 0 ? [this.helpers.returnJsonArray(samples)] : null;
 		}
 
 		const staticData = this.getWorkflowStaticData('node');
@@ -116,6 +109,7 @@ export class InspectionBusinessTrigger implements INodeType {
 				budgetMs,
 				now: () => Date.now(),
 				baselineBegan: fromNoState ? baselineStarts.startOf(pollOf, Date.now()) : undefined,
+				log: (message) => this.logger.info(message),
 			});
 			baselineStarts.ended(pollOf, fromNoState, result.baselineBegan, Date.now());
 			// Written only here, once every page this poll asked for is in: a failed poll has thrown

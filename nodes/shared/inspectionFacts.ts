@@ -1,7 +1,8 @@
 /**
  * What an inspection's fields mean to the business, each fact written once:
- * paid, agreements signed (or nothing to sign), report published, canceled,
- * deleted, confirmed, how long it lasts, and how the API's times read. The
+ * paid (or nothing to pay), agreements signed (or nothing to sign), reports
+ * published, canceled, deleted, confirmed, how long it lasts, money in cents,
+ * and how the API's times read. The
  * action node's Simplify and the polling trigger's events both read them here,
  * so neither node imports the other. Pure: no n8n, no HTTP.
  */
@@ -28,10 +29,29 @@ export function apiTime(value: unknown): number | null {
 /** The inspection statuses a fact names (the contract lists draft, waiting, review, confirmed, canceled). */
 export const isConfirmedStatus = (status: unknown) => status === 'confirmed';
 export const isCanceledStatus = (status: unknown) => status === 'canceled';
-/** The reports status is the aggregate of the inspection's reports. */
-export const isPublishedReportsStatus = (reportsStatus: unknown) => reportsStatus === 'published';
+/** The aggregate reports status when at least one report is published (`partial`: some, `published`: all). */
+const SOME_PUBLISHED = new Set(['partial', 'published']);
 /** `deleted` is true only for a deleted inspection listed with include_deleted. */
 export const isDeletedFlag = (deleted: unknown) => deleted === true;
+
+/**
+ * How many of the inspection's reports are published: those in
+ * `reports.items` whose status is "published", and at least one when the
+ * aggregate status says some are (`partial`) or all are (`published`) while
+ * the items do not show it. Zero: none is published yet.
+ */
+export function publishedReportCount(record: IDataObject): number {
+	const reports = child(record, 'reports');
+	const items = Array.isArray(reports.items) ? reports.items : [];
+	const published = items.filter(
+		(item) => typeof item === 'object' && item !== null && (item as IDataObject).status === 'published',
+	).length;
+	return published > 0 ? published : SOME_PUBLISHED.has(String(reports.status)) ? 1 : 0;
+}
+
+/** An amount of money in whole cents, so 425.1 and 425.09999999999997 are the same; null when not a number. */
+export const cents = (amount: unknown): number | null =>
+	typeof amount === 'number' && Number.isFinite(amount) ? Math.round(amount * 100) : null;
 
 /**
  * Fully paid: `price.paid` is true. The API documents `paid` as a boolean; only
@@ -44,6 +64,16 @@ export function isPaid(record: IDataObject): boolean {
 	if (typeof price.paid === 'boolean') return price.paid;
 	if (typeof price.payment_status === 'string') return isPaidStatus(price.payment_status);
 	return price.amount_due === 0 && typeof price.amount_paid === 'number' && price.amount_paid > 0;
+}
+
+/**
+ * Nothing to pay: the quote is 0 and nothing is due (a warranty call, a free
+ * re-inspection). It is never "paid" itself; for a gate that waits on the
+ * payment (paid and signed) it counts as paid.
+ */
+export function hasNothingToPay(record: IDataObject): boolean {
+	const price = child(record, 'price');
+	return cents(price.quote) === 0 && (cents(price.amount_due) ?? 0) === 0;
 }
 
 /** A payment status that says fully paid (any case); what decides when `price.paid` is missing. */

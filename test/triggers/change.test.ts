@@ -21,7 +21,7 @@ import {
 	rescheduled,
 } from '../../nodes/InspectionBusinessTrigger/judge/change';
 import { deriveEvents } from '../../nodes/InspectionBusinessTrigger/judge/judgeVersion';
-import { fingerprintOf } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
+import { fingerprintOf } from '../../nodes/InspectionBusinessTrigger/memory';
 import { packFacts } from '../../nodes/InspectionBusinessTrigger/memory/keptFacts';
 import type { WatchedValues } from '../../nodes/InspectionBusinessTrigger/memory/packing';
 

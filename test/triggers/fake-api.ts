@@ -33,8 +33,8 @@ import type {
 	ListPage,
 	ListRequest,
 	ListSource,
-} from '../../nodes/InspectionBusinessTrigger/poll/types';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+} from '../../nodes/InspectionBusinessTrigger/poll';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 
 export interface Version {
 	/** updated_at (ms): not monotonic per record once clocks jump or skew. */

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { type FakeApi, uuid } from './fake-api';
 
 export const INSPECTION_ACTIONS = [

@@ -17,7 +17,7 @@ import {
 import {
 	type Fingerprint,
 	Fingerprints,
-} from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
+} from '../../nodes/InspectionBusinessTrigger/memory';
 import {
 	type KeptFacts,
 	markReported,

@@ -25,13 +25,13 @@ import {
 	recordKey,
 	sameVersion,
 	unpackId,
-} from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
+} from '../../nodes/InspectionBusinessTrigger/memory';
 import {
 	type KeptFacts,
 	packFacts,
 	unpackFacts,
 } from '../../nodes/InspectionBusinessTrigger/memory/keptFacts';
-import { enforceCap } from '../../nodes/InspectionBusinessTrigger/memory/state';
+import { enforceCap } from '../../nodes/InspectionBusinessTrigger/memory';
 import { uuid } from './fake-api';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');

@@ -8,14 +8,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
 import type {
 	ListPage,
 	ListRequest,
 	ListSource,
 	PollOptions,
-} from '../../nodes/InspectionBusinessTrigger/poll/types';
+} from '../../nodes/InspectionBusinessTrigger/poll';
 import { uuid } from './fake-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 export const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -174,6 +178,7 @@ export function poller(api: MomentsApi, events: PollEvent[], extra: PollerOption
 	return async (edited: PollerOptions & { events?: PollEvent[] } = {}) => {
 		api.requests = [];
 		const result = await runPoll(state, api, {
+			...PER_CHANGE,
 			overlapMs: 5 * 60_000,
 			budgetMs: 60_000,
 			// The server's clock is the API's: the offset the walks store makes the local clock agree.

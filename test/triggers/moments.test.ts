@@ -9,7 +9,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { allAgreementsSigned, isPaid } from '../../nodes/shared/inspectionFacts';
-import { packKey, unpackId } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
+import { packKey, unpackId } from '../../nodes/InspectionBusinessTrigger/memory';
 import { lengthInQuarters } from '../../nodes/InspectionBusinessTrigger/memory/keptFacts';
 import { pickSample } from '../../nodes/InspectionBusinessTrigger/testEvent';
 import { HOUR, lookups, MomentsApi, pay, poller, sign } from './moments-api';

@@ -10,16 +10,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
-import type { PollItem } from '../../nodes/InspectionBusinessTrigger/judge/items';
-import { packKey } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
-import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import type { TriggerItem } from '../../nodes/InspectionBusinessTrigger/judge';
+import { packKey } from '../../nodes/InspectionBusinessTrigger/memory';
+import { readState, writeState } from '../../nodes/InspectionBusinessTrigger/memory';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
 import {
 	BaselineStarts,
 	MAX_REMEMBERED_MS,
 } from '../../nodes/InspectionBusinessTrigger/pollGuards';
 import { FakeApi, uuid } from './fake-api';
 import { MomentsApi, poller } from './moments-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 const MINUTE = 60_000;
 const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
@@ -32,6 +36,7 @@ function setup(pageSize: number) {
 	const poll = async (budgetMs = ONE_PAGE_MS) => {
 		api.beginPoll({});
 		const result = await runPoll(state, api, {
+			...PER_CHANGE,
 			events: ALL_EVENTS,
 			overlapMs: 5 * MINUTE,
 			emitExisting: false,
@@ -59,7 +64,7 @@ function setup(pageSize: number) {
 	return { api, poll, contact, inspection, state: () => state };
 }
 
-const ids = (items: PollItem[]) =>
+const ids = (items: TriggerItem[]) =>
 	items.map((item) => `${item.event} ${String((item.record as IDataObject).id)}`).sort();
 
 test('changes made while a baseline of several polls runs are each reported once; none made before it', async () => {
@@ -69,16 +74,16 @@ test('changes made while a baseline of several polls runs are each reported once
 	contact(1, 'c1.before@x.test'); // changed before the baseline: part of it
 	api.advance(5_000);
 
-	const items: PollItem[] = [];
+	const items: TriggerItem[] = [];
 	const before = api.serverNow;
 	const first = await poll();
 	expect(first.items).toEqual([]);
 	expect(first.complete).toBe(false);
-	const began = decodeState(state()).resources.contacts!.baselineBegan!;
+	const began = readState(state()).resources.contacts!.baselineBegan!;
 	expect(began).toBeGreaterThan(before);
 	expect(began).toBeLessThanOrEqual(before + ONE_PAGE_MS);
 	// Every resource's baseline began with that first answer, also those reached in later polls.
-	expect(decodeState(state()).resources.inspections!.baselineBegan).toBe(began);
+	expect(readState(state()).resources.inspections!.baselineBegan).toBe(began);
 
 	// The first page (contacts 1–3) has been read; the rest, and every inspection, has not.
 	contact(2, 'c2.during@x.test'); // read by the baseline, then changed
@@ -96,12 +101,12 @@ test('changes made while a baseline of several polls runs are each reported once
 			contact(2, 'c2.again@x.test'); // changed once more while the baseline still runs
 			changedAgain = true;
 		}
-		const seen = decodeState(state()).resources.inspections!.fingerprints;
+		const seen = readState(state()).resources.inspections!.fingerprints;
 		if (!inspectionsRead && seen.get(packKey(uuid(101))) !== undefined) {
 			inspection(101, 'confirmed'); // read by the baseline, then confirmed
 			inspectionsRead = true;
 		}
-		if (result.complete && decodeState(state()).resources.inspections!.phase === 'live') break;
+		if (result.complete && readState(state()).resources.inspections!.phase === 'live') break;
 	}
 	expect(changedAgain && inspectionsRead).toBe(true);
 	expect(polls).toBeGreaterThan(4); // the baseline did take several polls
@@ -129,7 +134,7 @@ test('changes made while a baseline of several polls runs are each reported once
 	const unread = items.find((item) => (item.record as IDataObject).id === uuid(109))!;
 	expect([unread.previous, unread.changes]).toEqual([null, null]);
 	// Once live, the baseline's start is no longer kept.
-	expect(decodeState(state()).resources.contacts!.baselineBegan).toBeUndefined();
+	expect(readState(state()).resources.contacts!.baselineBegan).toBeUndefined();
 });
 
 /** The Date header counts whole seconds: each answer's time is dated back to the second. */
@@ -171,17 +176,17 @@ test('a baseline stored without its start (an earlier version) is dated by its n
 	await poll();
 	const stored = state();
 	delete (stored.contacts as IDataObject).began; // as an earlier version stored it
-	const decoded = decodeState(stored);
+	const decoded = readState(stored);
 	expect(decoded.resources.contacts!.baselineBegan).toBeUndefined();
-	expect(JSON.stringify(encodeState(decoded))).toBe(JSON.stringify(stored));
+	expect(JSON.stringify(writeState(decoded))).toBe(JSON.stringify(stored));
 
 	const { items } = await poll();
 	expect(items).toEqual([]);
-	const dated = decodeState(state()).resources.contacts!.baselineBegan!;
+	const dated = readState(state()).resources.contacts!.baselineBegan!;
 	expect(dated).toBeGreaterThan(0);
 	expect((state().contacts as IDataObject).began).toBe(dated);
 	contact(1, 'c1.during@x.test');
-	const after: PollItem[] = [];
+	const after: TriggerItem[] = [];
 	for (let i = 0; i < 40; i++) after.push(...(await poll()).items);
 	expect(ids(after)).toEqual([`contact.updated ${uuid(1)}`]);
 });
@@ -210,7 +215,8 @@ test('a baseline dated from an earlier moment (the discarded test poll at public
 	api.beginPoll({});
 	const baselineBegan = starts.startOf('wf/node', api.localNow);
 	expect(baselineBegan).toBe(testPoll.baselineBegan);
-	const first = await runPoll({}, api, { ...options, baselineBegan });
+	const first = await runPoll({}, api, {
+			...PER_CHANGE, ...options, baselineBegan });
 	expect(ids(first.items)).toEqual(
 		[`contact.updated ${uuid(2)}`, `contact.created ${uuid(4)}`].sort(),
 	);
@@ -230,7 +236,7 @@ test('a remembered baseline start is kept from the first poll, and not used once
 	expect(starts.startOf('other', 0)).toBeUndefined();
 });
 
-const idOf = (item: PollItem) => (item.record as IDataObject).id;
+const idOf = (item: TriggerItem) => (item.record as IDataObject).id;
 
 test('with Emit Existing, the first walk reports each record once as existing, and then only changes', async () => {
 	const api = new MomentsApi();

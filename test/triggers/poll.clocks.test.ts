@@ -7,9 +7,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { contentHashOf } from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import { contentHashOf } from '../../nodes/InspectionBusinessTrigger/memory';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
 import { FakeApi, uuid } from './fake-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -21,6 +25,7 @@ function account() {
 	const poll = async () => {
 		api.beginPoll({});
 		const result = await runPoll(state, api, {
+			...PER_CHANGE,
 			events: ALL_EVENTS,
 			overlapMs: 5 * MINUTE,
 			emitExisting: false,

@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import * as pollCore from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import * as pollCore from '../../nodes/InspectionBusinessTrigger/poll';
 import { InspectionBusinessTrigger } from '../../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
 import { COMMIT_GRACE_MS, OverlapGuard } from '../../nodes/InspectionBusinessTrigger/pollGuards';
 import { runPoll, withSandbox } from '../helpers/n8n';

@@ -10,7 +10,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { InspectionBusinessTrigger } from '../../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { decodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
+import { readState } from '../../nodes/InspectionBusinessTrigger/memory';
 import { runPoll, withSandbox } from '../helpers/n8n';
 
 const sandbox = withSandbox({}, { reset: true });
@@ -32,7 +32,7 @@ async function poll(staticData: IDataObject, events = ALL_EVENTS, options: IData
 /** Whether the trigger's stored state (n8n keeps a node's under `node:<name>`) has a finished baseline. */
 function baselineEnded(staticData: IDataObject): boolean {
 	const [nodeData] = Object.entries(staticData).filter(([key]) => key.startsWith('node:'));
-	const { resources, goesFirst } = decodeState((nodeData?.[1] ?? {}) as IDataObject);
+	const { resources, goesFirst } = readState((nodeData?.[1] ?? {}) as IDataObject);
 	const states = Object.values(resources);
 	return (
 		goesFirst === undefined &&

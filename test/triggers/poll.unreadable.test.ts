@@ -13,11 +13,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
-import type { PollItem } from '../../nodes/InspectionBusinessTrigger/judge/items';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
-import type { ListSource } from '../../nodes/InspectionBusinessTrigger/poll/types';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import type { TriggerItem } from '../../nodes/InspectionBusinessTrigger/judge';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
+import type { ListSource } from '../../nodes/InspectionBusinessTrigger/poll';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { FakeApi, uuid } from './fake-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 const MINUTE = 60_000;
 const ALL_EVENTS = EVENT_ROWS.map((row) => row.value);
@@ -43,10 +47,11 @@ function setup() {
 	const api = new FakeApi(200, 0);
 	const source = new WithRaw(api);
 	let state: IDataObject = {};
-	const poll = async (): Promise<PollItem[]> => {
+	const poll = async (): Promise<TriggerItem[]> => {
 		api.beginPoll({});
 		api.advance(MINUTE);
 		const result = await runPoll(state, source, {
+			...PER_CHANGE,
 			events: ALL_EVENTS,
 			overlapMs: 5 * MINUTE,
 			emitExisting: false,
@@ -66,7 +71,7 @@ function setup() {
 	return { api, source, poll, contact };
 }
 
-const summary = (items: PollItem[]) =>
+const summary = (items: TriggerItem[]) =>
 	items.map((item) => ({
 		event: item.event,
 		id: (item.record as IDataObject | null)?.id ?? null,

@@ -14,7 +14,7 @@
  * - a refused (stale) cursor restarts the window: an ascending walk at its
  *   newest record, a newest-first or id-order walk at its own start.
  */
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import {
 	account,
 	BOTH,

@@ -24,10 +24,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { decodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
-import type { ListSource } from '../../nodes/InspectionBusinessTrigger/poll/types';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import { readState } from '../../nodes/InspectionBusinessTrigger/memory';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
+import type { ListSource } from '../../nodes/InspectionBusinessTrigger/poll';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { uuid } from './fake-api';
 import { HOUR, lookups, MomentsApi } from './moments-api';
 import {
@@ -44,6 +44,10 @@ import {
 	TWO_PAGES,
 	UNLIMITED,
 } from './walk-account';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 describe("the server's clock", () => {
 	/** Contacts live with their mark at T0, the clock 10 min on. */
@@ -368,6 +372,7 @@ describe('the time-based moments', () => {
 		const poll = async (budgetMs = UNLIMITED) => {
 			api.requests = [];
 			const result = await runPoll(stored, source, {
+			...PER_CHANGE,
 				events,
 				overlapMs: OVERLAP,
 				emitExisting: false,
@@ -384,13 +389,14 @@ describe('the time-based moments', () => {
 		const api = new MomentsApi();
 		api.createInspection();
 		const { state } = await runPoll({}, api, {
+			...PER_CHANGE,
 			events: ['inspection.starting'],
 			overlapMs: OVERLAP,
 			emitExisting: false,
 			budgetMs: UNLIMITED,
 			now: () => api.now - HOUR, // the server is an hour ahead
 		});
-		expect(decodeState(state).resources.inspections!.startingFrom).toBe(api.now);
+		expect(readState(state).resources.inspections!.startingFrom).toBe(api.now);
 	});
 
 	test('are looked up only when the budget allows it; a due moment waits for the next poll', async () => {

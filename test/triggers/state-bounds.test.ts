@@ -7,9 +7,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
-import type { ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll/types';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
+import type { ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { uuid } from './fake-api';
 
 /**

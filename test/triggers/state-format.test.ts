@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
+import { readState, writeState } from '../../nodes/InspectionBusinessTrigger/memory';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const MINUTE = 60_000;
@@ -38,7 +38,7 @@ const stored = {
 };
 
 test('a state stored by an earlier version decodes into the named fields', () => {
-	const { resources, goesFirst } = decodeState(stored as IDataObject);
+	const { resources, goesFirst } = readState(stored as IDataObject);
 	expect(goesFirst).toBe('attachments');
 	const contacts = resources.contacts!;
 	expect(contacts.phase).toBe('live');
@@ -61,7 +61,7 @@ test('a state stored by an earlier version decodes into the named fields', () =>
 });
 
 test('a decoded state is written back under the same keys, byte for byte', () => {
-	const reread = encodeState(decodeState(JSON.parse(JSON.stringify(stored)) as IDataObject));
+	const reread = writeState(readState(JSON.parse(JSON.stringify(stored)) as IDataObject));
 	expect(JSON.stringify(reread)).toBe(JSON.stringify(stored));
 });
 
@@ -71,5 +71,5 @@ test.each<[string, IDataObject]>([
 	['no position', { mode: 'live', seen: '' }],
 	['no fingerprints', { mode: 'live', position: T0 }],
 ])('a resource stored with %s counts as no state: a new baseline', (_name, contacts) => {
-	expect(decodeState({ version: 1, contacts }).resources).toEqual({});
+	expect(readState({ version: 1, contacts }).resources).toEqual({});
 });

@@ -9,12 +9,16 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
 import {
 	DEFAULT_CAP,
-	decodeState,
-	encodeState,
-} from '../../nodes/InspectionBusinessTrigger/memory/state';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
-import type { ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll/types';
+	readState,
+	writeState,
+} from '../../nodes/InspectionBusinessTrigger/memory';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
+import type { ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll';
 import { uuid } from './fake-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 const MINUTE = 60_000;
 /**
@@ -154,20 +158,21 @@ async function measure(
 			? ['inspection.confirmed' as const]
 			: ['contact.tag_added' as const]);
 	const started = performance.now();
-	const result = await runPoll({}, account, { ...options, events });
+	const result = await runPoll({}, account, {
+			...PER_CHANGE, ...options, events });
 	const pollMs = performance.now() - started;
 	const bytes = Buffer.byteLength(JSON.stringify(result.state));
 	expect(result.items).toEqual([]);
 	// A baseline walks the whole list: every record keeps its fingerprint.
 	expect(account.requests).toBe(Math.ceil(records.length / 200));
-	const { resources } = decodeState(result.state);
+	const { resources } = readState(result.state);
 	expect(resources[resource]?.fingerprints.size).toBe(records.length);
 	process.stdout.write(
 		`trigger state for ${records.length} ${resource}: ${bytes} bytes (${(bytes / records.length).toFixed(1)} per record), baseline poll ${pollMs.toFixed(0)} ms\n`,
 	);
 
 	// Lossless: decoding and encoding again gives the same stored state, and an idle poll keeps it.
-	expect(encodeState({ resources })).toEqual(result.state);
+	expect(writeState({ resources })).toEqual(result.state);
 	account.requests = 0;
 	const idleStarted = performance.now();
 	const idle = await runPoll(JSON.parse(JSON.stringify(result.state)) as IDataObject, account, {
@@ -203,7 +208,7 @@ test('the state of a 50,000-contact account stays within 80 bytes per contact', 
 	const bytes = await measure('contacts', all);
 	expect(bytes).toBeLessThanOrEqual(50_000 * BYTES_PER_CONTACT);
 	// The shared strings are stored once: 40 tags, 5 roles, 300 agencies.
-	const { resources } = decodeState(
+	const { resources } = readState(
 		(
 			await runPoll({}, new ListedAccount({ contacts: all, inspections: [], attachments: [] }), {
 				...options,
@@ -225,8 +230,9 @@ test('the state of a 50,000-contact account stays within 80 bytes per contact', 
 test('past the cap the least recently updated fingerprints are evicted first', async () => {
 	const all = inspections(DEFAULT_CAP + 10);
 	const account = new ListedAccount({ inspections: all, contacts: [], attachments: [] });
-	const result = await runPoll({}, account, { ...options, events: ['inspection.confirmed'] });
-	const seen = decodeState(result.state).resources.inspections?.fingerprints;
+	const result = await runPoll({}, account, {
+			...PER_CHANGE, ...options, events: ['inspection.confirmed'] });
+	const seen = readState(result.state).resources.inspections?.fingerprints;
 	expect(seen?.size).toBe(DEFAULT_CAP);
 	const oldest = Math.min(...[...(seen?.times() ?? [])].map(([, updatedAt]) => updatedAt));
 	expect(oldest).toBe(Date.parse(String(all[10].updated_at)));
@@ -236,11 +242,12 @@ test('a small cap holds too, and what is evicted is only older than the window',
 	const all = inspections(50);
 	const account = new ListedAccount({ inspections: all, contacts: [], attachments: [] });
 	const result = await runPoll({}, account, {
+			...PER_CHANGE,
 		...options,
 		events: ['inspection.confirmed'],
 		cap: 20,
 	});
-	const seen = decodeState(result.state).resources.inspections?.fingerprints;
+	const seen = readState(result.state).resources.inspections?.fingerprints;
 	expect(seen?.size).toBe(20);
 	const kept = [...(seen?.times() ?? [])].map(([, updatedAt]) => updatedAt).sort((a, b) => a - b);
 	expect(kept[0]).toBe(Date.parse(String(all[30].updated_at)));

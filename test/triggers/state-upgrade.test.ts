@@ -7,8 +7,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
 import { HOUR, MomentsApi, pay } from './moments-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 const EVENTS: PollEvent[] = [
 	'inspection.updated',
@@ -48,6 +52,7 @@ test('an earlier state reads the same: an idle poll reports nothing, a payment r
 	});
 	const poll = (state: IDataObject) =>
 		runPoll(state, api, {
+			...PER_CHANGE,
 			events: EVENTS,
 			overlapMs: 5 * 60_000,
 			emitExisting: false,
@@ -104,6 +109,7 @@ test.each([
 		const events: PollEvent[] = [...EVENTS, 'inspection.inspector_assigned'];
 		const poll = (state: IDataObject) =>
 			runPoll(state, api, {
+			...PER_CHANGE,
 				events,
 				overlapMs: 5 * 60_000,
 				emitExisting: false,

@@ -14,7 +14,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { pickSample } from '../../nodes/InspectionBusinessTrigger/testEvent';
 import { uuid } from './fake-api';
 

@@ -12,7 +12,7 @@ import {
 	nestsDeeperThan,
 	readProblem,
 } from '../../nodes/InspectionBusinessTrigger/judge/unreadable';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 
 const TIME = '2026-03-01T10:00:00Z';
 /** `levels` objects inside one another: {a: {a: … 1}}. */

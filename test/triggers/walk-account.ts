@@ -10,16 +10,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../nodes/shared/endpoints';
 import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
-import type { PollItem } from '../../nodes/InspectionBusinessTrigger/judge/items';
-import { decodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import type { TriggerItem } from '../../nodes/InspectionBusinessTrigger/judge';
+import { readState } from '../../nodes/InspectionBusinessTrigger/memory';
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
 import type {
 	ListPage,
 	ListRequest,
 	ListSource,
-} from '../../nodes/InspectionBusinessTrigger/poll/types';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+} from '../../nodes/InspectionBusinessTrigger/poll';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { FakeApi, type PollPlan, uuid } from './fake-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
+
+/** The node's defaults, one item per change (version 1's shape, which these tests read). */
+const PER_CHANGE = withDefaults({ oneItemPerMoment: false });
 
 export const MINUTE = 60_000;
 export const OVERLAP = 5 * MINUTE;
@@ -60,9 +64,9 @@ export const asked = ({ resource, query, cursor }: ListRequest): Asked => ({
 	cursor,
 });
 
-export const idOf = (item: PollItem) => String((item.record as IDataObject | null)?.id);
+export const idOf = (item: TriggerItem) => String((item.record as IDataObject | null)?.id);
 /** Which record each item is about, by its number (uuid(n)), as "event n". */
-export const said = (items: PollItem[]) =>
+export const said = (items: TriggerItem[]) =>
 	items.map((item) => `${item.event} ${parseInt(idOf(item).slice(-12), 16)}`);
 
 export interface PollArgs {
@@ -100,6 +104,7 @@ export function account(
 		exchanges.length = 0;
 		rewrite = args.rewrite;
 		const result = await runPoll(stored, source, {
+			...PER_CHANGE,
 			events: args.events ?? events,
 			overlapMs: OVERLAP,
 			emitExisting,
@@ -112,7 +117,7 @@ export function account(
 			complete: result.complete,
 			exchanges: [...exchanges],
 			asked: exchanges.map((e) => asked(e.request)),
-			state: decodeState(stored).resources,
+			state: readState(stored).resources,
 			stored,
 		};
 	};

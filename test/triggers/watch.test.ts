@@ -11,13 +11,13 @@ import { deriveEvents } from '../../nodes/InspectionBusinessTrigger/judge/judgeV
 import {
 	fingerprintOf,
 	Fingerprints,
-} from '../../nodes/InspectionBusinessTrigger/memory/fingerprints';
-import { decodeState, encodeState } from '../../nodes/InspectionBusinessTrigger/memory/state';
+} from '../../nodes/InspectionBusinessTrigger/memory';
+import { readState, writeState } from '../../nodes/InspectionBusinessTrigger/memory';
 import {
 	changesBetween,
 	watchedValues,
 } from '../../nodes/InspectionBusinessTrigger/memory/watchedFields';
-import type { Resource } from '../../nodes/InspectionBusinessTrigger/resources';
+import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { uuid } from './fake-api';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -29,12 +29,12 @@ function roundTrip(resource: Resource, record: IDataObject) {
 	seen.set('k', fingerprintOf(resource, record));
 	const stored = JSON.parse(
 		JSON.stringify(
-			encodeState({
+			writeState({
 				resources: { [resource]: { phase: 'live', highWaterMark: T0, fingerprints: seen } },
 			}),
 		),
 	) as IDataObject;
-	return decodeState(stored).resources[resource]!.fingerprints.get('k')!;
+	return readState(stored).resources[resource]!.fingerprints.get('k')!;
 }
 
 test('watched values of every kind survive the stored form, awkward characters included', () => {
@@ -91,7 +91,7 @@ test('a state written before the trigger watched these fields still decodes, and
 		},
 		contacts: { mode: 'live', position: T0, seen: `c=${T0.toString(36)}.def` },
 	};
-	const { resources } = decodeState(stored);
+	const { resources } = readState(stored);
 	const before = resources.inspections!.fingerprints.get('k')!;
 	expect(before.values).toEqual({
 		status: 'draft',

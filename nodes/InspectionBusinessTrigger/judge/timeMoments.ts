@@ -1,245 +1,301 @@
 /**
- * The time-based moments (the catalog rows with `time`): Starting, the hours
- * the user chose before an inspection starts, and Ended, the hours after it
- * ended. They are judged from the state alone, after the inspections' walk:
- * each fingerprint holds the schedule (scheduled_for, and the length in the
- * kept facts), the status, and what was reported. So an idle poll makes no
- * request for them; only a poll where a moment came asks for those
- * inspections, ⌈n/200⌉ `ids=` requests, to emit the current record.
- *
- * A moment is due when its time has come (at or before the server's now), the
- * inspection's status is one the user counts (confirmed only, by default: a
- * draft or an unconfirmed booking may never take place) and it is not deleted,
- * and:
- * - Starting: not reported for this start time (a move to a new time may
- *   remind again; a return to a time already reminded does not; a new length
- *   does not), and the inspection has not ended yet;
- * - Ended: not reported for this inspection (an inspection ends once), and its
- *   time came after the trigger began watching Ended.
- * Each starts from the first poll with it selected: the Starting already due
- * then are noted as done, no Ended before then is reported.
+ * The time moments (the catalog rows with `time`): Starting, the hours the user
+ * chose before an inspection starts, and Ended, the hours after it ended, as
+ * docs/moments.md words them. They are judged from what the trigger holds,
+ * after the inspections' walk; only a poll where one came due asks for those
+ * inspections, ⌈n/200⌉ `ids=` requests, to report the current record. The
+ * state keeps the earliest time one can come due (`timeMomentsDue`), so a poll
+ * before it does not look at the held inspections at all.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../shared/endpoints';
-import { isDeletedFlag } from '../../shared/inspectionFacts';
 import { isUuid } from '../../shared/rules/formats';
-import { EVENT_ROWS, type PollEvent, UNREADABLE_EVENTS } from '../catalog';
-import { markReported, sameMinute, unpackFacts } from '../memory/keptFacts';
-import { changeTime, type Fingerprint, unpackId } from '../memory/fingerprints';
-import type { ResourceState } from '../memory/state';
-import type { PollItem } from './items';
-import { itemForVersion, type VersionContext } from './judgeVersion';
+import { EVENT_ROWS, type EventRow, type PollEvent, UNREADABLE_EVENTS } from '../catalog';
+import {
+	changeTime,
+	endOf,
+	type InspectionMemory,
+	type RecordBook,
+	type ResourceState,
+	unpackId,
+} from '../memory';
+import type { Verdict } from './items';
 
 const HOUR = 3_600_000;
-const QUARTER_HOUR = 15 * 60_000;
+/**
+ * A reminder still goes out this long after the scheduled start, for a poll
+ * that runs late (and Hours Before 0); never later: the inspector is there.
+ */
+export const STARTING_GRACE_MS = 15 * 60_000;
 
-type TimeRow = (typeof EVENT_ROWS)[number] & { time: 'beforeStart' | 'afterEnd' };
-const TIME_ROWS = EVENT_ROWS.filter((row): row is TimeRow => row.time !== undefined);
+type TimeRow = EventRow & { time: 'beforeStart' | 'afterEnd' };
+const TIME_ROWS = EVENT_ROWS.filter((row): row is TimeRow & { value: PollEvent } => !!row.time);
 
-export interface TimeMomentOptions {
-	/** The selected events; the judge's context for versions a lookup finds. */
-	judge: VersionContext;
-	/** Hours before the start that Starting comes. */
+/** The settings the time moments are judged by. */
+export interface TimeSettings {
+	selected: readonly PollEvent[];
 	startingHours: number;
-	/** Hours after the end that Ended comes. */
 	endedHours: number;
 	/** The inspection statuses the moments count. */
 	statuses: readonly string[];
-	/** The server's time now (ms). */
-	serverNow: number;
+	/** Hours late past which an Ended is skipped, not sent; 0: never skipped. */
+	endedLateHours: number;
 }
 
-interface DueMoment {
-	row: TimeRow;
-	/** When it came (ms). */
-	at: number;
-}
+const selects = (settings: TimeSettings, time: TimeRow['time']) =>
+	TIME_ROWS.some((row) => row.time === time && settings.selected.includes(row.value));
+
+/** When an inspection's Ended moment comes (ms), or null without a schedule. */
+export const endedAt = (memory: InspectionMemory, settings: Pick<TimeSettings, 'endedHours'>) => {
+	const end = endOf(memory);
+	return end === null ? null : end + settings.endedHours * HOUR;
+};
+
+const counts = (memory: InspectionMemory, statuses: readonly string[]) =>
+	memory.start !== null &&
+	!memory.facts.includes('deleted') &&
+	memory.status !== null &&
+	statuses.includes(memory.status);
 
 interface Due {
-	key: string;
-	moments: DueMoment[];
-}
-
-/** When a version's inspection starts and ends, if it has a time and a status the moments count. */
-export function scheduleOf(
-	values: Fingerprint['values'],
-	statuses: readonly string[],
-): { start: number; end: number } | null {
-	const facts = unpackFacts(values?.facts);
-	const start = values?.scheduled_for;
-	if (!facts || typeof start !== 'number') return null;
-	if (isDeletedFlag(values?.deleted) || !statuses.includes(String(values?.status))) return null;
-	return { start, end: start + facts.lengthQuarters * QUARTER_HOUR };
-}
-
-const fromOf = (state: ResourceState, row: TimeRow) =>
-	row.time === 'beforeStart' ? state.startingFrom : state.endedFrom;
-
-/** The selected time-based moments of one fingerprint that are due now. */
-function dueMoments(
-	state: ResourceState,
-	fp: Fingerprint,
-	options: TimeMomentOptions,
-): DueMoment[] {
-	const schedule = scheduleOf(fp.values, options.statuses);
-	const facts = unpackFacts(fp.values?.facts);
-	if (!schedule || !facts) return [];
-	const { start, end } = schedule;
-	const now = options.serverNow;
-	const due: DueMoment[] = [];
-	for (const row of TIME_ROWS) {
-		const from = fromOf(state, row);
-		if (from === undefined || !options.judge.selected.includes(row.value)) continue;
-		if (row.time === 'beforeStart') {
-			const at = start - options.startingHours * HOUR;
-			const reminded = facts.remindedStarts.some((ms) => sameMinute(ms, start));
-			// A schedule learned late (booked inside the lead time) still gets its reminder, until the end.
-			if (!reminded && at <= now && now < Math.max(end, start + HOUR)) due.push({ row, at });
-		} else {
-			const at = end + options.endedHours * HOUR;
-			const reported = (facts.reported & (row.once?.bit ?? 0)) !== 0;
-			if (!reported && at > from && at <= now) due.push({ row, at });
-		}
-	}
-	return due;
-}
-
-/** Notes the moments as reported in the fingerprint: Ended for the inspection, Starting for its start time. */
-function noteReported(state: ResourceState, key: string, moments: DueMoment[]): void {
-	const fp = state.fingerprints.get(key);
-	if (!fp?.values?.facts) return;
-	for (const { row } of moments) {
-		const start = fp.values.scheduled_for as number;
-		fp.values.facts =
-			row.time === 'beforeStart'
-				? markReported(fp.values.facts, 0, start)
-				: markReported(fp.values.facts, row.once?.bit ?? 0);
-	}
-	state.fingerprints.set(key, fp);
+	row: TimeRow & { value: PollEvent };
+	/** When it came (ms). */
+	at: number;
+	/** More than the late bound past its time: counted as done, not sent. */
+	skipped: boolean;
 }
 
 /**
- * A moment's "from": set by the first poll with its event selected (a
- * Starting due then is noted as done), dropped by a poll without it.
+ * The moments of one inspection due at `now`, and the next time one can come
+ * due (Infinity: none); `from`: when the trigger began watching each.
  */
-function startWatching(state: ResourceState, options: TimeMomentOptions): void {
-	const now = options.serverNow;
-	const selected = (time: TimeRow['time']) =>
-		TIME_ROWS.some((row) => row.time === time && options.judge.selected.includes(row.value));
-	if (!selected('afterEnd')) delete state.endedFrom;
+export function dueMoments(
+	memory: InspectionMemory,
+	state: Pick<ResourceState, 'startingFrom' | 'endedFrom'>,
+	settings: TimeSettings,
+	now: number,
+): { due: Due[]; next: number } {
+	const due: Due[] = [];
+	let next = Infinity;
+	if (!counts(memory, settings.statuses)) return { due, next };
+	const start = memory.start!;
+	const starting = TIME_ROWS.find((row) => row.time === 'beforeStart')!;
+	if (state.startingFrom !== undefined && settings.selected.includes(starting.value)) {
+		const at = start - settings.startingHours * HOUR;
+		if (memory.remindedStart !== start && now < start + STARTING_GRACE_MS) {
+			if (at <= now) due.push({ row: starting, at, skipped: false });
+			else next = Math.min(next, at);
+		}
+	}
+	const ended = TIME_ROWS.find((row) => row.time === 'afterEnd')!;
+	const endedFrom = state.endedFrom;
+	if (endedFrom !== undefined && settings.selected.includes(ended.value)) {
+		const at = endedAt(memory, settings)!;
+		if (!memory.happened.includes('ended') && at > endedFrom) {
+			const late = settings.endedLateHours > 0 && now - at > settings.endedLateHours * HOUR;
+			if (at <= now) due.push({ row: ended, at, skipped: late });
+			else next = Math.min(next, at);
+		}
+	}
+	return { due, next };
+}
+
+/** The memory with the moments noted as done: Starting for its start time, Ended for the inspection. */
+export function noteDone(memory: InspectionMemory, due: readonly Due[]): InspectionMemory {
+	let noted = memory;
+	for (const { row } of due)
+		noted =
+			row.time === 'beforeStart'
+				? { ...noted, remindedStart: noted.start }
+				: { ...noted, happened: [...new Set([...noted.happened, 'ended' as const])] };
+	return noted;
+}
+
+/** What the time moments were last looked at for: a change of it means looking again. */
+const settingsKey = (state: ResourceState, settings: TimeSettings) =>
+	JSON.stringify([
+		settings.startingHours,
+		settings.endedHours,
+		[...settings.statuses].sort(),
+		settings.endedLateHours,
+		TIME_ROWS.filter((row) => settings.selected.includes(row.value)).map((row) => row.value),
+		state.startingFrom,
+		state.endedFrom,
+	]);
+
+/**
+ * A moment's "from": set by the first poll with its event selected, dropped
+ * by a poll without it. A Starting already due then is noted as done (the
+ * client was not waiting for it).
+ */
+function startWatching(state: ResourceState, settings: TimeSettings, now: number): void {
+	if (!selects(settings, 'afterEnd')) delete state.endedFrom;
 	else state.endedFrom ??= now;
-	if (!selected('beforeStart')) delete state.startingFrom;
+	if (!selects(settings, 'beforeStart')) delete state.startingFrom;
 	else if (state.startingFrom === undefined) {
 		state.startingFrom = now;
-		for (const [key] of state.fingerprints.times()) {
-			const fp = state.fingerprints.get(key);
-			const starting = fp ? dueMoments(state, fp, options) : [];
-			const due = starting.filter(({ row }) => row.time === 'beforeStart');
-			if (due.length > 0) noteReported(state, key, due);
+		for (const key of [...state.records.keys()]) {
+			const held = state.records.get(key)!;
+			const memory = held.memory as InspectionMemory | undefined;
+			if (!memory) continue;
+			const { due } = dueMoments(memory, state, settings, now);
+			const starting = due.filter(({ row }) => row.time === 'beforeStart');
+			if (starting.length > 0) state.records.set(key, { ...held, memory: noteDone(memory, starting) });
 		}
 	}
 }
 
-/** The inspections with a moment due; those whose id is not a UUID go to `items` as unreadable. */
-function collectDue(state: ResourceState, options: TimeMomentOptions, items: PollItem[]): Due[] {
-	const due: Due[] = [];
-	for (const [key] of state.fingerprints.times()) {
-		const fp = state.fingerprints.get(key);
-		const moments = fp ? dueMoments(state, fp, options) : [];
-		if (moments.length === 0) continue;
-		// `ids=` takes UUIDs only: one odd id in a lookup would fail every poll from then on.
-		if (isUuid(unpackId(key))) due.push({ key, moments });
-		else items.push(unlookedUp(state, key, moments));
+/** Lowers the state's next due time for one held inspection (after a walk stored a version of it). */
+export function noteNextDue(
+	state: ResourceState,
+	memory: InspectionMemory,
+	settings: TimeSettings,
+	now: number,
+): void {
+	if (state.timeMomentsDue === undefined) return;
+	const { due, next } = dueMoments(memory, state, settings, now);
+	const earliest = due.length > 0 ? now : next;
+	if (earliest < state.timeMomentsDue) state.timeMomentsDue = earliest;
+}
+
+interface DueInspection {
+	key: string;
+	due: Due[];
+}
+
+/** Every held inspection with a moment due; the next time one comes due is stored. */
+function collectDue(state: ResourceState, settings: TimeSettings, now: number): DueInspection[] {
+	const found: DueInspection[] = [];
+	let next = Infinity;
+	for (const key of state.records.keys()) {
+		const memory = state.records.get(key)!.memory as InspectionMemory | undefined;
+		if (!memory) continue;
+		const moments = dueMoments(memory, state, settings, now);
+		next = Math.min(next, moments.next);
+		if (moments.due.length > 0) found.push({ key, due: moments.due });
 	}
-	return due;
+	state.timeMomentsDue = next;
+	return found;
+}
+
+/** Notes moments done in the held memory. */
+function markDone(records: RecordBook, key: string, due: readonly Due[]): void {
+	const held = records.get(key);
+	if (held?.memory)
+		records.set(key, { ...held, memory: noteDone(held.memory as InspectionMemory, due) });
+}
+
+/** The source, budget and judge the lookups go through (the poll's). */
+export interface TimeMomentRun {
+	settings: TimeSettings;
+	/** The server's time now (ms). */
+	now: number;
+	/** One `ids=` page within the poll's budget; null: no time left (the moments wait for the next poll). */
+	lookUp(query: IDataObject): Promise<IDataObject[] | null>;
+	/** Judges a looked-up version the walk has not seen (as the walk would); its verdict goes out too. */
+	judge(record: IDataObject): Verdict | null;
+	/** Logs a count of Ended moments skipped as too late. */
+	skippedLate(count: number): void;
 }
 
 /** A due moment of an inspection whose id `ids=` cannot look up: reported once, as unreadable. */
-function unlookedUp(state: ResourceState, key: string, moments: DueMoment[]): PollItem {
-	noteReported(state, key, moments);
+function unlookedUp(records: RecordBook, entry: DueInspection): Verdict {
+	markDone(records, entry.key, entry.due);
 	const event = UNREADABLE_EVENTS.inspections;
 	return {
-		event,
 		events: [event],
-		record: { id: unpackId(key) },
+		record: { id: unpackId(entry.key) },
 		previous: null,
 		changes: null,
-		problem: `its ${moments.map((m) => m.row.value).join(' and ')} moment is due, but its id is not a UUID, so it cannot be read by id`,
+		problem: `its ${entry.due.map((d) => d.row.value).join(' and ')} moment is due, but its id is not a UUID, so it cannot be read by id`,
 	};
 }
 
 /**
- * One looked-up inspection. A version the walk has not listed (the API listed
- * it late) is judged first, as the walk would, so the state holds what the
- * lookup showed (moved, canceled, another status) and the lookup is not made
- * again; then what is still due is emitted with the current record. Gone: noted
- * as handled.
+ * One looked-up inspection: a version the walk has not seen is judged first,
+ * so the moments are judged again on its schedule and status; what is still
+ * due goes out with the current record. Gone: noted as done.
  */
 function reportLookedUp(
 	state: ResourceState,
-	entry: Due,
+	entry: DueInspection,
 	record: IDataObject | undefined,
-	options: TimeMomentOptions,
-	items: PollItem[],
-): void {
+	run: TimeMomentRun,
+	verdicts: Verdict[],
+): number {
 	if (!record) {
-		noteReported(state, entry.key, entry.moments);
-		return;
+		markDone(state.records, entry.key, entry.due);
+		return 0;
 	}
-	const known = state.fingerprints.get(entry.key);
+	// A version the walk has not seen yet (listed late) is judged first; an older one is not.
+	const known = state.records.get(entry.key);
 	if (known && changeTime(record) >= known.updatedAt) {
-		const listing = { windowStart: null, seenAt: options.serverNow, existedAtBaseline: false };
-		const item = itemForVersion(options.judge, record, listing);
-		if (item) items.push(item);
+		const changed = run.judge(record);
+		if (changed) verdicts.push(changed);
 	}
-	const fp = state.fingerprints.get(entry.key);
-	const due = fp ? dueMoments(state, fp, options) : [];
-	noteReported(state, entry.key, due);
-	for (const { row, at } of due) {
-		const event: PollEvent = row.value;
-		items.push({
-			event,
-			events: [event],
-			record,
-			previous: null,
-			changes: null,
-			moment_at: new Date(at).toISOString(),
-		});
-	}
-}
-
-/** The source and budget the lookups go through (the poll's). */
-export interface Lookup {
-	fetch(query: IDataObject): Promise<{ records: IDataObject[]; outOfTime?: boolean } | null>;
+	const held = state.records.get(entry.key);
+	const memory = held?.memory as InspectionMemory | undefined;
+	if (!memory) return 0;
+	const { due } = dueMoments(memory, state, run.settings, run.now);
+	markDone(state.records, entry.key, due);
+	for (const { row, at, skipped } of due)
+		if (!skipped)
+			verdicts.push({
+				events: [row.value],
+				record,
+				previous: null,
+				changes: null,
+				momentAt: new Date(at).toISOString(),
+			});
+	return due.filter((d) => d.skipped).length;
 }
 
 /**
- * Reports the due time-based moments into `items`, after a finished walk of
- * the inspections (a walk cut short may hold an old schedule; the next poll
- * reports what is due then). A lookup the budget does not allow waits for the
- * next poll: its moments stay due.
+ * Reports the due time moments, after a finished walk of the inspections (a
+ * walk cut short may hold an old schedule; the next poll reports what is due
+ * then). A lookup the budget does not allow waits for the next poll.
  */
-export async function reportTimeMoments(
-	state: ResourceState,
-	lookup: Lookup,
-	options: TimeMomentOptions,
-	items: PollItem[],
-): Promise<void> {
-	startWatching(state, options);
-	if (state.startingFrom === undefined && state.endedFrom === undefined) return;
-	const due = collectDue(state, options, items);
-	for (let i = 0; i < due.length; i += LIMITS.idsMax) {
-		const batch = due.slice(i, i + LIMITS.idsMax);
+export async function reportTimeMoments(state: ResourceState, run: TimeMomentRun): Promise<Verdict[]> {
+	const verdicts: Verdict[] = [];
+	startWatching(state, run.settings, run.now);
+	if (state.startingFrom === undefined && state.endedFrom === undefined) {
+		delete state.timeMomentsDue;
+		delete state.timeMomentsFor;
+		return verdicts;
+	}
+	const key = settingsKey(state, run.settings);
+	const current = state.timeMomentsFor === key && state.timeMomentsDue !== undefined;
+	if (current && run.now < state.timeMomentsDue!) return verdicts;
+	state.timeMomentsFor = key;
+	const due = collectDue(state, run.settings, run.now);
+	let skipped = 0;
+	const lookups: DueInspection[] = [];
+	for (const entry of due) {
+		// Skipped ones need no lookup; `ids=` takes UUIDs only.
+		if (entry.due.every((d) => d.skipped)) {
+			markDone(state.records, entry.key, entry.due);
+			skipped += entry.due.length;
+		} else if (isUuid(unpackId(entry.key))) lookups.push(entry);
+		else verdicts.push(unlookedUp(state.records, entry));
+	}
+	for (let i = 0; i < lookups.length; i += LIMITS.idsMax) {
+		const batch = lookups.slice(i, i + LIMITS.idsMax);
 		const byId = new Map(batch.map((d) => [unpackId(d.key).toLowerCase(), d]));
-		const page = await lookup.fetch({
+		const records = await run.lookUp({
 			ids: [...byId.keys()].join(','),
 			include_deleted: true,
 			include_canceled: true,
 			limit: LIMITS.idsMax,
 		});
-		if (page === null || page.outOfTime) return;
-		const found = new Map(page.records.map((r) => [String(r.id).toLowerCase(), r]));
-		for (const [id, entry] of byId) reportLookedUp(state, entry, found.get(id), options, items);
+		if (records === null) {
+			// Out of time: these stay due, so the next poll looks again.
+			state.timeMomentsDue = run.now;
+			break;
+		}
+		const found = new Map(records.map((r) => [String(r.id).toLowerCase(), r]));
+		for (const [id, entry] of byId) skipped += reportLookedUp(state, entry, found.get(id), run, verdicts);
 	}
+	if (skipped > 0) run.skippedLate(skipped);
+	return verdicts;
 }

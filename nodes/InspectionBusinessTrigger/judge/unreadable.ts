@@ -15,8 +15,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { hashText } from '../memory/bounds';
-import type { Resource } from '../resources';
+import { hashText } from '../memory';
+import type { Resource } from '../memory';
 
 /**
  * API records nest a few levels (an inspection's price, its reports). Past

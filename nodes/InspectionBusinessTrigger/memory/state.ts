@@ -1,33 +1,35 @@
 /**
- * The trigger's persisted state: what it remembers per watched resource
- * between polls (the table at ResourceState), and the one place that reads it
- * from n8n's static data and writes it back.
+ * The trigger's persisted state: per watched resource, where its walk stands
+ * and the records it holds (records.ts); read from n8n's static data and
+ * written back here, the one door to it. The stored keys are the fields'
+ * names below. A state an earlier release wrote is read by upgrade.ts.
  *
- * Bound: at most `cap` fingerprints per resource (default 100,000), plus one
- * dictionary of the strings their watched values share (see fingerprints.ts).
- * Contacts, inspections and inspection events keep one fingerprint per record,
- * because the derived events and `changes` compare against the last one (see
- * KEEPS_EVERY_RECORD); attachments keep only versions inside the overlap window
- * (all the dedupe needs; after a walk of several pages, one overlap more, see
- * `inheritedWindowStart`). Over the cap, the least recently updated
- * fingerprints go first, those inside the window last.
+ * | Field | What it holds | When it changes |
+ * | --- | --- | --- |
+ * | `phase` | What a walk does with a version it has not seen: `baseline` remembers it without emitting, `existing` emits it as an existing record, `live` emits the change. | `existing` when Emit Existing is on and no resource has a state yet, else `baseline`; `live` once that first walk is done. |
+ * | `highWaterMark` | The newest updated_at processed, never past the server's time; null before the first record. | Record by record in an ascending walk; when a newest-first or id-order walk finishes. |
+ * | `serverClockOffset` | The server's clock minus the local one, as last stored. | When it moved by more than the jitter (5 s). |
+ * | `unfinishedWalk` | A walk the poll budget cut short, continued next poll from its cursor (`windowStart`, `updatedSince`, `nextPageCursor`, `newestProcessed`, `firstCutAt`: see poll/listWalk.ts). | Set when the budget cuts a walk; cleared when it finishes. |
+ * | `inheritedWindowStart` | After a newest-first walk of several pages: the earlier window start the next window judges "added" by. | At the end of every finished walk. |
+ * | `baselineBegan` | While the phase is `baseline`: the API's time of its first answer; a version dated after it is a change made while the baseline ran. | Set at the first answer; cleared when the phase becomes `live`. |
+ * | `startingFrom`, `endedFrom` | When the trigger began watching Starting, and Ended (server clock). | Set by the first poll with the event selected; dropped by a poll without it. |
+ * | `timeMomentsDue` | The earliest server time a Starting or Ended moment can come due, for the settings in `timeMomentsFor`: an earlier poll skips the look at every held inspection. | After every look; lowered when a version moves a moment earlier. |
+ * | `records`, `dictionary` | The records held (records.ts). | For every new version; let go by letGo. |
+ * | `sweptAt` | When the memories past REMEMBER_MS were last let go (server clock): once an hour, since it reads every record. | After each sweep. |
+ * | `goesFirst` (one per state) | The resource a poll cut short could not finish: it goes first next poll. | After every poll. |
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { RESOURCES, type Resource } from '../resources';
-import { Fingerprints } from './fingerprints';
+import { type HeldResource, RecordBook } from './records';
+import { upgradeState } from './upgrade';
 
-const STATE_VERSION = 1;
-export const DEFAULT_CAP = 100_000;
+export const RESOURCES = ['contacts', 'inspections', 'events', 'attachments'] as const;
+export type Resource = (typeof RESOURCES)[number];
 
-/**
- * What a walk does with a version it has not seen: `baseline` remembers it
- * without emitting, `existing` emits it as an existing record, `live` emits
- * the change.
- */
+const FORMAT = 2;
+
 export type WatchPhase = 'baseline' | 'existing' | 'live';
 
-/** A walk the poll budget cut short; its fields are in the table at ResourceState. */
 export interface UnfinishedWalk {
 	windowStart: number | null;
 	updatedSince: number | null;
@@ -36,29 +38,7 @@ export interface UnfinishedWalk {
 	firstCutAt: number | null;
 }
 
-/**
- * The decoded, mutable state of one watched resource, which a poll works on;
- * the stored form is never touched. Times are ms on the server's clock. The
- * stored keys are those the first release wrote, kept so that a state saved by
- * any earlier version still reads (decodeState and encodeState map them).
- *
- * | Field (stored key) | What it holds | When it changes |
- * | --- | --- | --- |
- * | `phase` (`mode`) | What a walk does with an unseen version (see WatchPhase). | Set when a resource gets its state (`existing` when Emit Existing is on and no resource has a state yet, else `baseline`); `live` once that first walk, and the window after it if the budget cut it, is done. |
- * | `highWaterMark` (`position`) | The newest updated_at processed, never past the server's time; null before the first record. | Record by record in an ascending walk; when a newest-first or id-order walk finishes; lowered to the server's time when that is earlier. |
- * | `serverClockOffset` (`clockOffset`) | The server's clock minus the local one, as last stored. | On a page that carries the server's time, when it moved by more than the jitter (5 s); a clock gone back by more than the overlap re-opens the walk's window that much earlier. |
- * | `unfinishedWalk` (`walk`) | The walk the budget cut short, continued next poll from its cursor; absent when none. | Set when the budget cuts a walk; cleared when a walk finishes. |
- * | `unfinishedWalk.windowStart` (`floor`) | The start of the walk's window: "created" and "added" are judged against it, and versions are kept back to it; null: no lower bound. | Set when the walk starts; moved back with `updatedSince` when the server's clock went back. |
- * | `unfinishedWalk.updatedSince` (`since`) | The walk's `updated_since`, bound to its cursor (a cursor works only with the filters it was made with, cursorBoundToFilters). | Set when the walk starts; moved when its cursor is refused or the server's clock went back (the walk then starts that page over). |
- * | `unfinishedWalk.nextPageCursor` (`cursor`) | The cursor of the next page; null: the walk (re)starts at the first page of its window. | After every page; cleared when refused or when the server's clock went back. |
- * | `unfinishedWalk.newestProcessed` (`top`) | The newest updated_at the walk has processed (for an ascending walk, how far it got). | Record by record; lowered to the server's time when that is earlier. |
- * | `unfinishedWalk.firstCutAt` (`anchor`) | The newer of the high-water mark and `newestProcessed` when the budget first cut the walk: the window after it starts one overlap earlier, to find what became visible behind its cursor meanwhile; null: cut before its first page. | Once, when first cut; lowered to the server's time when that is earlier. |
- * | `inheritedWindowStart` (`priorFloor`) | After a newest-first walk of several pages: the earlier window start the next window judges "added" by, since a record that changed between its pages jumped above it unread (null after the walk that emitted existing records: no start); absent otherwise. | Set or cleared at the end of every finished walk. |
- * | `fingerprints` (`seen`, `dict`) | One fingerprint per record version seen (fingerprints.ts), the dedupe and what `previous` and `changes` compare with. | For every new version; pruned and held to the cap after every walk. |
- * | `baselineBegan` (`began`) | While the phase is `baseline`: the API's time (Date header) of the first answer of the poll the baseline began in; a version dated after it is a change made while the baseline ran, and is reported. Absent otherwise, and in a state stored before it existed until its next poll. | Set at the first answer of a poll, for each resource in `baseline` that lacks it; cleared when the phase becomes `live`. |
- * | `startingFrom`, `endedFrom` (same keys, inspections only) | When the trigger began watching Starting, and Ended (server clock): none that came due before is reported (judge/timeMoments.ts). | Each set by the first poll with its event selected; dropped by a poll without it. |
- * | `goesFirst` (`first`, one per state) | The resource a poll cut short could not finish (or never reached): it goes first next poll. | After every poll. |
- */
+/** The decoded, mutable state of one watched resource, which a poll works on. Times: ms, server clock. */
 export interface ResourceState {
 	phase: WatchPhase;
 	highWaterMark: number | null;
@@ -68,149 +48,211 @@ export interface ResourceState {
 	baselineBegan?: number;
 	startingFrom?: number;
 	endedFrom?: number;
-	fingerprints: Fingerprints;
+	timeMomentsDue?: number;
+	timeMomentsFor?: string;
+	sweptAt?: number;
+	records: RecordBook;
 }
 
-/** The stored form of an UnfinishedWalk, under the keys the first release wrote. */
-interface StoredWalk {
-	floor: number | null;
-	since: number | null;
-	cursor: string | null;
-	top: number | null;
-	anchor: number | null;
-}
-
-/** The stored form of a ResourceState, under the keys the first release wrote. */
-interface StoredResource {
-	mode: WatchPhase;
-	position: number | null;
-	clockOffset?: number;
-	walk?: StoredWalk;
-	priorFloor?: number | null;
-	began?: number;
-	startingFrom?: number;
-	endedFrom?: number;
-	seen: string;
-	dict?: string[];
-}
-
-export type StoredState = { version: typeof STATE_VERSION; first?: Resource } & Partial<
-	Record<Resource, StoredResource>
->;
-
-/** Every watched resource's state, and the one that goes first next poll. */
 export interface TriggerState {
 	resources: Partial<Record<Resource, ResourceState>>;
 	goesFirst?: Resource;
 }
 
+const isTime = (value: unknown): value is number | null =>
+	value === null || (typeof value === 'number' && Number.isFinite(value));
 const isPhase = (value: unknown): value is WatchPhase =>
 	value === 'baseline' || value === 'existing' || value === 'live';
-const isTime = (value: unknown): value is number | null =>
-	value === null || typeof value === 'number';
+
+/** The optional scalar fields, each stored under its own name. */
+const OPTIONAL_TIMES = [
+	'serverClockOffset',
+	'baselineBegan',
+	'startingFrom',
+	'endedFrom',
+	'timeMomentsDue',
+	'sweptAt',
+] as const;
 
 function readWalk(value: unknown): UnfinishedWalk | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
 	const walk = value as IDataObject;
-	if (!isTime(walk.floor) || !isTime(walk.since) || !isTime(walk.top) || !isTime(walk.anchor))
-		return undefined;
-	if (walk.cursor !== null && typeof walk.cursor !== 'string') return undefined;
-	return {
-		windowStart: walk.floor,
-		updatedSince: walk.since,
-		nextPageCursor: walk.cursor,
-		newestProcessed: walk.top,
-		firstCutAt: walk.anchor,
-	};
+	const times = ['windowStart', 'updatedSince', 'newestProcessed', 'firstCutAt'] as const;
+	if (!times.every((name) => isTime(walk[name]))) return undefined;
+	if (walk.nextPageCursor !== null && typeof walk.nextPageCursor !== 'string') return undefined;
+	return walk as unknown as UnfinishedWalk;
 }
 
-const writeWalk = (walk: UnfinishedWalk): StoredWalk => ({
-	floor: walk.windowStart,
-	since: walk.updatedSince,
-	cursor: walk.nextPageCursor,
-	top: walk.newestProcessed,
-	anchor: walk.firstCutAt,
-});
-
 function readResource(resource: Resource, stored: IDataObject): ResourceState | undefined {
-	if (!isPhase(stored.mode) || !isTime(stored.position) || typeof stored.seen !== 'string')
+	if (!isPhase(stored.phase) || !isTime(stored.highWaterMark) || typeof stored.records !== 'string')
 		return undefined;
-	return {
-		phase: stored.mode,
-		highWaterMark: stored.position,
-		...(typeof stored.clockOffset === 'number' ? { serverClockOffset: stored.clockOffset } : {}),
-		unfinishedWalk: readWalk(stored.walk),
-		...(isTime(stored.priorFloor) ? { inheritedWindowStart: stored.priorFloor } : {}),
-		...(typeof stored.began === 'number' ? { baselineBegan: stored.began } : {}),
-		...(typeof stored.startingFrom === 'number' ? { startingFrom: stored.startingFrom } : {}),
-		...(typeof stored.endedFrom === 'number' ? { endedFrom: stored.endedFrom } : {}),
-		fingerprints: new Fingerprints(
-			resource,
-			stored.seen,
-			Array.isArray(stored.dict) ? stored.dict.map(String) : [],
+	const state: ResourceState = {
+		phase: stored.phase,
+		highWaterMark: stored.highWaterMark,
+		records: new RecordBook(
+			resource as HeldResource,
+			stored.records,
+			Array.isArray(stored.dictionary) ? stored.dictionary.map(String) : [],
 		),
 	};
+	for (const name of OPTIONAL_TIMES)
+		if (typeof stored[name] === 'number') state[name] = stored[name] as number;
+	const walk = readWalk(stored.unfinishedWalk);
+	if (walk) state.unfinishedWalk = { ...walk };
+	if (isTime(stored.inheritedWindowStart)) state.inheritedWindowStart = stored.inheritedWindowStart;
+	if (typeof stored.timeMomentsFor === 'string') state.timeMomentsFor = stored.timeMomentsFor;
+	return state;
 }
 
 /** Whether the static data holds no state a poll would read (nothing kept yet). */
 export const holdsNoState = (data: IDataObject): boolean =>
-	data.version !== STATE_VERSION || RESOURCES.every((resource) => data[resource] === undefined);
+	RESOURCES.every((resource) => data[resource] === undefined);
 
 /**
- * Reads the static data. Anything unrecognised (another version, a hand edit)
- * counts as no state: the trigger takes a new baseline instead of guessing.
+ * Reads the static data; a state an earlier release wrote is upgraded first.
+ * Anything unrecognised (a hand edit) counts as no state: the trigger takes a
+ * new baseline instead of guessing.
  */
-export function decodeState(data: IDataObject): TriggerState {
-	const decoded: Partial<Record<Resource, ResourceState>> = {};
-	if (data.version !== STATE_VERSION) return { resources: decoded };
+export function readState(data: IDataObject): TriggerState {
+	const current = data.format === FORMAT ? data : upgradeState(data);
+	const resources: Partial<Record<Resource, ResourceState>> = {};
+	if (current === undefined) return { resources };
 	for (const resource of RESOURCES) {
-		const stored = data[resource] as IDataObject | undefined;
+		const stored = current[resource] as IDataObject | undefined;
 		const state = stored ? readResource(resource, stored) : undefined;
-		if (state) decoded[resource] = state;
+		if (state) resources[resource] = state;
 	}
-	const goesFirst = RESOURCES.find((resource) => resource === data.first);
-	return { resources: decoded, goesFirst };
+	return { resources, goesFirst: RESOURCES.find((resource) => resource === current.goesFirst) };
 }
 
-export function encodeState({ resources, goesFirst }: TriggerState): StoredState {
-	const stored: StoredState = {
-		version: STATE_VERSION,
-		...(goesFirst ? { first: goesFirst } : {}),
-	};
+/** The stored form: every field under its own name, records packed. */
+export function writeState({ resources, goesFirst }: TriggerState): IDataObject {
+	const stored: IDataObject = { format: FORMAT, ...(goesFirst ? { goesFirst } : {}) };
 	for (const resource of RESOURCES) {
 		const state = resources[resource];
 		if (!state) continue;
-		stored[resource] = {
-			mode: state.phase,
-			position: state.highWaterMark,
-			...(state.serverClockOffset === undefined ? {} : { clockOffset: state.serverClockOffset }),
-			...(state.unfinishedWalk ? { walk: writeWalk(state.unfinishedWalk) } : {}),
-			...(state.inheritedWindowStart === undefined
-				? {}
-				: { priorFloor: state.inheritedWindowStart }),
-			...(state.baselineBegan === undefined ? {} : { began: state.baselineBegan }),
-			...(state.startingFrom === undefined ? {} : { startingFrom: state.startingFrom }),
-			...(state.endedFrom === undefined ? {} : { endedFrom: state.endedFrom }),
-			...state.fingerprints.encode(),
-		};
+		const { records, ...fields } = state;
+		const defined = Object.fromEntries(
+			Object.entries(fields).filter(([, value]) => value !== undefined),
+		);
+		stored[resource] = { ...defined, ...records.encode() } as IDataObject;
 	}
 	return stored;
 }
 
-/** Drops versions older than the next window: the API will not return them again. */
-export function pruneBefore(fingerprints: Fingerprints, from: number | null): void {
-	if (from === null) return;
-	for (const [key, updatedAt] of fingerprints.times())
-		if (updatedAt < from) fingerprints.delete(key);
+/** A new resource state: its first walk takes a baseline, or emits what exists. */
+export const freshState = (resource: Resource, phase: WatchPhase): ResourceState => ({
+	phase,
+	highWaterMark: null,
+	records: new RecordBook(resource as HeldResource),
+});
+
+const DAY = 24 * 60 * 60_000;
+
+/**
+ * How long the trigger holds a record after its last activity (a contact's or
+ * an appointment's last change; an inspection's last change or its end,
+ * whichever is later): the moments' contract (docs/moments.md) says what a
+ * record let go gets when it changes again.
+ */
+export const REMEMBER_MS = 90 * DAY;
+
+/**
+ * The most the records of one trigger may take in the static data, in
+ * characters (about bytes: the stored text is nearly all ASCII). n8n reads
+ * the static data for every poll and rewrites it after every poll that emits;
+ * past this, the records with the oldest activity are let go first.
+ */
+export const STATE_BUDGET = 2 * 1024 * 1024;
+
+/** What a resource's records are held by, after a walk. */
+export interface Keeping {
+	/** The server's time now. */
+	now: number;
+	/** Whether a selected event of the resource reads a record's memory. */
+	needsMemory: boolean;
+	/** The oldest updated_at the next window needs to recognise (null: every one). */
+	keepVersionsFrom: number | null;
+	/** When a held record last mattered (ms). */
+	activity: (updatedAt: number, memory: unknown) => number;
+	/** Test knob: the most records a resource holds the memory of. */
+	cap?: number;
+}
+
+/** Forgets a record's memory, and its version too once the next window no longer needs it. */
+function forget(records: RecordBook, key: string, keepVersionsFrom: number | null): void {
+	const held = records.get(key);
+	if (held === undefined) return;
+	if (keepVersionsFrom !== null && held.updatedAt < keepVersionsFrom) records.delete(key);
+	else if (held.memory !== undefined) records.set(key, { updatedAt: held.updatedAt, hash: held.hash });
 }
 
 /**
- * Holds the fingerprints to `cap`, least recently updated first. The versions
- * the next window needs for its dedupe are the newest, so they go last, only
- * when nothing older is left.
+ * Lets go of what the trigger no longer needs: memories whose activity is
+ * more than REMEMBER_MS old (or every memory, when no selected event reads
+ * one), versions the next window no longer returns, and, over `cap`, the
+ * memories with the oldest activity.
  */
-export function enforceCap(fingerprints: Fingerprints, cap: number): void {
-	if (fingerprints.size <= cap) return;
-	const byAge = [...fingerprints.times()].sort(([, a], [, b]) => a - b);
-	for (let i = 0; fingerprints.size > cap; i++) fingerprints.delete(byAge[i][0]);
+export function letGo(records: RecordBook, keeping: Keeping): void {
+	const { now, needsMemory, keepVersionsFrom, activity, cap } = keeping;
+	const kept: Array<[string, number]> = [];
+	for (const key of [...records.keys()]) {
+		const held = records.get(key)!;
+		const recent = keepVersionsFrom === null || held.updatedAt >= keepVersionsFrom;
+		if (held.memory === undefined || !needsMemory) {
+			if (!recent) records.delete(key);
+			else if (held.memory !== undefined) forget(records, key, keepVersionsFrom);
+			continue;
+		}
+		const at = activity(held.updatedAt, held.memory);
+		if (at < now - REMEMBER_MS) forget(records, key, keepVersionsFrom);
+		else kept.push([key, at]);
+	}
+	if (cap === undefined || kept.length <= cap) return;
+	for (const [key] of byActivity(kept).slice(0, kept.length - cap))
+		forget(records, key, keepVersionsFrom);
+}
+
+/** Oldest activity first; ties by key, so every process lets go of the same records. */
+const byActivity = (entries: Array<[string, number]>) =>
+	[...entries].sort(([ka, a], [kb, b]) => a - b || (ka < kb ? -1 : ka > kb ? 1 : 0));
+
+/**
+ * Holds every resource's records within STATE_BUDGET (or `budget`): the
+ * memories with the oldest activity go first; only then the versions, oldest
+ * first (a version let go inside the window may be reported once more).
+ */
+export function keepWithinBudget(
+	states: ResourceState[],
+	activityOf: (state: ResourceState) => Keeping['activity'],
+	budget = STATE_BUDGET,
+): void {
+	let size = 0;
+	for (const { records } of states) for (const key of records.keys()) size += records.sizeOf(key);
+	if (size <= budget) return;
+	const memories: Array<{ records: RecordBook; key: string; at: number }> = [];
+	for (const state of states) {
+		const activity = activityOf(state);
+		for (const key of state.records.keys()) {
+			const held = state.records.get(key)!;
+			if (held.memory !== undefined)
+				memories.push({ records: state.records, key, at: activity(held.updatedAt, held.memory) });
+		}
+	}
+	memories.sort((a, b) => a.at - b.at);
+	for (const { records, key } of memories) {
+		if (size <= budget) return;
+		const before = records.sizeOf(key);
+		forget(records, key, null);
+		size -= before - records.sizeOf(key);
+	}
+	const versions = states.flatMap(({ records }) =>
+		[...records.keys()].map((key) => ({ records, key, at: records.get(key)!.updatedAt })),
+	);
+	versions.sort((a, b) => a.at - b.at);
+	for (const { records, key } of versions) {
+		if (size <= budget) return;
+		size -= records.sizeOf(key);
+		records.delete(key);
+	}
 }

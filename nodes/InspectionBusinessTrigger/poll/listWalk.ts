@@ -7,35 +7,32 @@
  * - Inspection events: the list takes no sort (eventsPath), so it comes in id
  *   order (orderOfUnsortedLists).
  * - Attachments: the account-wide list, newest change first (orderOfUnsortedLists).
- * - Baseline: contacts, inspections and inspection events are walked in full,
- *   so the derived events and `changes` have a fingerprint to compare with;
- *   attachments read newest first back to one overlap before the newest, the
- *   versions the first window returns again.
+ * - Baseline: inspections are walked in full, contacts and inspection events
+ *   back to the last REMEMBER_MS (what the trigger holds: docs/moments.md),
+ *   so the events and `changes` have a memory to compare with; a resource
+ *   whose selected events read no memory (attachments always) is read newest
+ *   first back to one overlap before the newest, the versions the first
+ *   window returns again.
  *
  * The state fields a walk moves are described in the table at ResourceState.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../shared/endpoints';
-import type { PollItem, TriggerItem } from '../judge/items';
-import { itemForUnreadable, itemForVersion, type VersionContext } from '../judge/judgeVersion';
-import { readProblem } from '../judge/unreadable';
-import { changeTime } from '../memory/fingerprints';
-import type { ResourceState, UnfinishedWalk } from '../memory/state';
-import type { Budget } from './budget';
-import { CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './serverClock';
-import type { Resource } from '../resources';
+import { type JudgeContext, judgeUnreadable, judgeVersion, readProblem, type Verdict } from '../judge';
+import { changeTime, REMEMBER_MS, type Resource, type ResourceState, type UnfinishedWalk } from '../memory';
+import { type Budget, CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './clocks';
 import type { ListPage, ListSource } from './types';
 
-export interface WalkContext extends VersionContext {
+export interface WalkContext extends JudgeContext {
 	source: ListSource;
 	budget: Budget;
 	/** The fraction of the poll's budget this resource's walks may run until (see Budget). */
 	budgetShare: number;
-	items: PollItem[];
+	verdicts: Verdict[];
 	overlapMs: number;
 	/** The local clock (PollOptions.now). */
-	now: () => number;
+	localNow: () => number;
 }
 
 /**
@@ -53,6 +50,8 @@ export interface WalkPlan {
 	firstWindowOnly?: boolean;
 	/** The list comes in id order: its items go out by change time. */
 	inIdOrder?: boolean;
+	/** A baseline that reads only what changed in the last REMEMBER_MS (plus a day: clocks differ). */
+	recentOnly?: boolean;
 }
 
 /** Where the window after a finished leftover one starts (see walkList). */
@@ -61,6 +60,7 @@ export interface WindowStart {
 	windowStart: number | null;
 }
 
+const DAY = 24 * 60 * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const newestOf = (a: number | null, b: number | null) =>
 	a === null ? b : b === null ? a : Math.max(a, b);
@@ -81,22 +81,23 @@ function freshWalk(ctx: WalkContext, plan: WalkPlan, start?: WindowStart): Unfin
 	const fresh =
 		plan.firstWindowOnly || state.highWaterMark === null ? null : state.highWaterMark - overlapMs;
 	const inherited = fresh === null ? undefined : state.inheritedWindowStart;
+	const recent = plan.recentOnly && fresh === null ? ctx.now - REMEMBER_MS - DAY : null;
 	return {
 		windowStart: start ? start.windowStart : inherited === undefined ? fresh : inherited,
-		updatedSince: start ? start.updatedSince : fresh,
+		updatedSince: start ? start.updatedSince : (fresh ?? recent),
 		nextPageCursor: null,
 		newestProcessed: null,
 		firstCutAt: null,
 	};
 }
 
-/** The change time of an item; an unreadable record's cannot be read and counts as now. */
-const itemTime = (item: PollItem) =>
-	'problem' in item ? Infinity : changeTime((item as TriggerItem).record);
+/** The change time of a verdict; an unreadable record's cannot be read and counts as now. */
+const itemTime = (verdict: Verdict) =>
+	verdict.problem !== undefined ? Infinity : changeTime(verdict.record);
 
-/** Hands the walk's items to the poll in change order. */
-function emitInOrder(ctx: WalkContext, plan: WalkPlan, found: PollItem[]): void {
-	ctx.items.push(
+/** Hands the walk's verdicts to the poll in change order. */
+function emitInOrder(ctx: WalkContext, plan: WalkPlan, found: Verdict[]): void {
+	ctx.verdicts.push(
 		...(plan.ascending
 			? found
 			: plan.inIdOrder
@@ -119,7 +120,7 @@ function cutShort(state: ResourceState, walk: UnfinishedWalk): void {
  * Processes one page's records into `found`; true when the window ends with
  * this page (its last page, or a first-window-only walk reached versions older
  * than its window, which the API will not return again). A record the trigger
- * cannot read is reported at once (ctx.items) and moves no mark: its time
+ * cannot read is reported at once (ctx.verdicts) and moves no mark: its time
  * cannot be trusted.
  */
 function readRecords(
@@ -127,16 +128,16 @@ function readRecords(
 	plan: WalkPlan,
 	walk: UnfinishedWalk,
 	page: ListPage,
-	found: PollItem[],
+	found: Verdict[],
 ): boolean {
 	const { state } = ctx;
 	const serverTime = page.serverTime ?? Infinity;
-	const seenAt = page.serverTime ?? ctx.now();
+	const seenAt = page.serverTime ?? ctx.localNow();
 	for (const record of page.records as unknown[]) {
 		const problem = readProblem(ctx.resource, record);
 		if (problem !== null) {
-			const item = itemForUnreadable(ctx, record, problem, seenAt);
-			if (item) ctx.items.push(item);
+			const verdict = judgeUnreadable(ctx, record, problem, seenAt);
+			if (verdict) ctx.verdicts.push(verdict);
 			continue;
 		}
 		const readable = record as IDataObject;
@@ -147,12 +148,11 @@ function readRecords(
 			walk.windowStart ??= walk.newestProcessed - ctx.overlapMs;
 			if (updatedAt < walk.windowStart) return true;
 		}
-		const item = itemForVersion(ctx, readable, {
+		const verdict = judgeVersion(ctx, readable, {
 			windowStart: walk.windowStart,
-			seenAt,
 			existedAtBaseline: page.datedBaseline === true,
 		});
-		if (item) found.push(item);
+		if (verdict) found.push(verdict);
 		walk.newestProcessed = newestOf(walk.newestProcessed, mark);
 		if (plan.ascending) state.highWaterMark = newestOf(state.highWaterMark, mark);
 	}
@@ -168,7 +168,7 @@ async function readPages(
 	ctx: WalkContext,
 	plan: WalkPlan,
 	walk: UnfinishedWalk,
-	found: PollItem[],
+	found: Verdict[],
 ): Promise<{ finished: boolean; paged: boolean }> {
 	let paged = false;
 	for (;;) {
@@ -187,7 +187,7 @@ async function readPages(
 		if (page.serverTime !== undefined) {
 			const reading = {
 				serverTime: page.serverTime,
-				localNow: ctx.now(),
+				localNow: ctx.localNow(),
 				overlapMs: ctx.overlapMs,
 				ascending: plan.ascending,
 			};
@@ -218,7 +218,7 @@ export async function walkList(
 	const { state } = ctx;
 	const resumed = state.unfinishedWalk !== undefined;
 	const walk = state.unfinishedWalk ?? freshWalk(ctx, plan, start);
-	const found: PollItem[] = [];
+	const found: Verdict[] = [];
 	const { finished, paged } = await readPages(ctx, plan, walk, found);
 	if (!finished) cutShort(state, walk);
 	emitInOrder(ctx, plan, found);

@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollEvent } from '../catalog';
-import type { Resource } from '../resources';
+import type { Resource } from '../memory';
 
 export interface ListRequest {
 	resource: Resource;
@@ -43,6 +43,7 @@ export interface ListSource {
 	fetch(request: ListRequest): Promise<ListPage>;
 }
 
+/** A poll's settings: the node's options, complete (options.ts applies the defaults), and its clock. */
 export interface PollOptions {
 	events: readonly PollEvent[];
 	overlapMs: number;
@@ -53,18 +54,27 @@ export interface PollOptions {
 	 */
 	budgetMs: number;
 	now: () => number;
-	cap?: number;
+	/** Hours before the scheduled time that Inspection Starting comes. */
+	startingHours: number;
+	/** Hours after an inspection ended that Inspection Ended comes. */
+	endedHours: number;
+	/** Hours late past which an Ended moment is skipped, not sent; 0: never skipped. */
+	endedLateHours: number;
+	/** The inspection statuses the time moments count. */
+	momentStatuses: readonly string[];
+	/** Only Trigger Once: the moments that allow it come at most once per inspection. */
+	onlyOnce: boolean;
+	/** Node version 2: one item per moment; version 1: one item per change. */
+	oneItemPerMoment: boolean;
 	/**
 	 * When a baseline that begins in this poll began, if known before its first
 	 * answer (the API's time, ms): versions dated after it are reported.
 	 */
 	baselineBegan?: number;
-	/** Hours before scheduled_for that Inspection Starting comes (default 24). */
-	startingHours?: number;
-	/** Hours after an inspection ended that Inspection Ended comes (default 24). */
-	endedHours?: number;
-	/** The inspection statuses the time-based moments count (default: confirmed). */
-	momentStatuses?: readonly string[];
-	/** Only Trigger Once: the moments that allow it come at most once per inspection (default: on). */
-	onlyOnce?: boolean;
+	/** Test knob: the most records a resource holds the memory of. */
+	recordCap?: number;
+	/** Test knob: the state's budget in characters (memory/state.ts STATE_BUDGET). */
+	stateBudget?: number;
+	/** Where a poll says what it did not send (Ended moments too late); n8n's logger in the node. */
+	log?: (message: string) => void;
 }

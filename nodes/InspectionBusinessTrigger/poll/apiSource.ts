@@ -8,11 +8,11 @@
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { EndpointKey } from '../shared/endpoints';
-import { cursorGuard, listPage } from '../shared/transport/pages';
-import { WalkProgress } from '../shared/transport/progress';
-import type { ListPage, ListSource } from './poll/types';
-import type { Resource } from './resources';
+import type { EndpointKey } from '../../shared/endpoints';
+import { cursorGuard, listPage } from '../../shared/transport/pages';
+import { WalkProgress } from '../../shared/transport/progress';
+import type { ListPage, ListSource } from './types';
+import type { Resource } from '../memory';
 
 const ENDPOINT_OF: Record<Resource, EndpointKey> = {
 	contacts: 'listContacts',

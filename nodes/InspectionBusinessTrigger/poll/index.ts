@@ -1,0 +1,253 @@
+/**
+ * The poll room's door: one poll, pure (runPoll): the state before, the API
+ * pages it fetches through a `ListSource`, and the items and state after. Each
+ * watched resource gets its walk (listWalk.ts), whose versions the judge turns
+ * into verdicts, then the time moments, then what the trigger no longer needs
+ * is let go. It never mutates the state it is given, so a poll that throws
+ * leaves the old state, and the next poll covers the same window again. A
+ * poll the budget cuts short lets a resource it never reached (else one it
+ * could not finish) go first next time, so even a budget of one page per poll
+ * reaches every resource in turn.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { needsMemory, watchedResources } from '../catalog';
+import {
+	itemsOf,
+	type JudgeContext,
+	judgeVersion,
+	reportTimeMoments,
+	type TriggerItem,
+	type Verdict,
+} from '../judge';
+import {
+	endOf,
+	freshState,
+	type InspectionMemory,
+	keepWithinBudget,
+	type Keeping,
+	letGo,
+	readState,
+	type Resource,
+	type ResourceState,
+	writeState,
+} from '../memory';
+import { Budget } from './clocks';
+import { keepFrom, type WalkContext, walkList, type WalkPlan } from './listWalk';
+import type { ListSource, PollOptions } from './types';
+
+export type { ListPage, ListRequest, ListSource, PollOptions } from './types';
+export { apiSource, newestRecords } from './apiSource';
+
+export interface PollResult {
+	items: TriggerItem[];
+	state: IDataObject;
+	/** False when the budget cut a walk short; the next poll continues it. */
+	complete: boolean;
+	/** When a baseline this poll began, began (the API's time); undefined if none began. */
+	baselineBegan?: number;
+}
+
+const PLANS: Record<Resource, WalkPlan> = {
+	contacts: { ascending: true, sort: 'updated_at' },
+	inspections: { ascending: true, sort: 'updated_at' },
+	events: { ascending: false, inIdOrder: true },
+	attachments: { ascending: false },
+};
+
+/** What a baseline reads: inspections in full (a booking months ahead), contacts and appointments recent ones. */
+const BASELINE_RECENT_ONLY: ReadonlySet<Resource> = new Set(['contacts', 'events']);
+
+/**
+ * Runs one resource's walk. A finished leftover window says nothing about what
+ * changed behind its cursor while it waited (a record that became visible
+ * late, an attachment that jumped to the top), so a window from where it was
+ * first cut, minus the overlap, follows it.
+ */
+async function walk(ctx: WalkContext): Promise<boolean> {
+	const { state, resource } = ctx;
+	if (state.phase === 'baseline' && !ctx.needsMemory)
+		return await walkList(ctx, { ascending: false, firstWindowOnly: true });
+	const plan = {
+		...PLANS[resource],
+		recentOnly: state.phase !== 'live' && BASELINE_RECENT_ONLY.has(resource),
+	};
+	const leftover = state.unfinishedWalk;
+	const done = await walkList(ctx, plan);
+	if (!done || leftover?.firstCutAt == null) return done;
+	return await walkList(ctx, plan, {
+		updatedSince: leftover.firstCutAt - ctx.overlapMs,
+		windowStart: leftover.windowStart,
+	});
+}
+
+/** The watched resources in this poll's order, starting with the one the last poll named. */
+function turnOrder(resources: Resource[], goesFirst: Resource | undefined): Resource[] {
+	const at = goesFirst === undefined ? -1 : resources.indexOf(goesFirst);
+	return at <= 0 ? resources : [...resources.slice(at), ...resources.slice(0, at)];
+}
+
+/**
+ * The source this poll reads through: the first answer that carries the API's
+ * time dates the start of every baseline that has no start yet. `began`
+ * (PollOptions.baselineBegan) is an earlier start, if one is known.
+ */
+function datingBaselines(
+	source: ListSource,
+	states: Partial<Record<Resource, ResourceState>>,
+	began: number | undefined,
+): { reader: ListSource; start: () => number | undefined } {
+	let dated = false;
+	let given: number | undefined;
+	const reader: ListSource = {
+		async fetch(request) {
+			const page = await source.fetch(request);
+			if (dated || page.serverTime === undefined) return page;
+			dated = true;
+			// An earlier start is kept; then this answer lists what changed since, too.
+			const start = Math.min(page.serverTime, began ?? Infinity);
+			for (const state of Object.values(states)) {
+				if (state.phase !== 'baseline' || state.baselineBegan !== undefined) continue;
+				state.baselineBegan = start;
+				given = start;
+			}
+			return given !== undefined && start === page.serverTime ? { ...page, datedBaseline: true } : page;
+		},
+	};
+	return { reader, start: () => given };
+}
+
+/** When a held record last mattered: an inspection's last change or its end (its Ended time, if later). */
+function activityOf(resource: Resource, options: PollOptions): Keeping['activity'] {
+	if (resource !== 'inspections') return (updatedAt) => updatedAt;
+	const endedSelected = options.events.includes('inspection.ended');
+	return (updatedAt, memory) => {
+		const end = memory ? endOf(memory as InspectionMemory) : null;
+		const ended = end === null ? -Infinity : end + (endedSelected ? options.endedHours * 3_600_000 : 0);
+		return Math.max(updatedAt, ended);
+	};
+}
+
+/** Holds the memory sweep to once an hour of the server's clock: it reads every held record. */
+const SWEEP_EVERY_MS = 60 * 60_000;
+
+export async function runPoll(
+	stored: IDataObject,
+	source: ListSource,
+	options: PollOptions,
+): Promise<PollResult> {
+	const { resources: states, goesFirst } = readState(stored);
+	const firstPoll = Object.keys(states).length === 0;
+	const order = turnOrder(watchedResources(options.events), goesFirst);
+	for (const resource of order)
+		states[resource] ??= freshState(resource, firstPoll && options.emitExisting ? 'existing' : 'baseline');
+	const { reader, start } = datingBaselines(source, states, options.baselineBegan);
+	const budget = new Budget(options);
+	const verdicts: Verdict[] = [];
+	// Next poll goes first: a resource this one never reached, else one it could not finish.
+	let unreached: Resource | undefined;
+	let unfinished: Resource | undefined;
+
+	for (const [index, resource] of order.entries()) {
+		const state = states[resource]!;
+		const requestsBefore = budget.requests;
+		const ctx = judgeContext(resource, state, options);
+		const done = await walk({
+			...ctx,
+			source: reader,
+			budget,
+			budgetShare: (index + 1) / order.length,
+			verdicts,
+			overlapMs: options.overlapMs,
+			localNow: options.now,
+		});
+		if (!done && budget.requests === requestsBefore) unreached ??= resource;
+		else if (!done) unfinished ??= resource;
+		// A walk cut short may hold an old schedule: the next poll reports what is due then.
+		if (resource === 'inspections' && done)
+			verdicts.push(...(await timeMoments({ ...ctx, now: serverNow(state, options) }, source, budget, options)));
+		holdWhatIsNeeded(resource, state, ctx.needsMemory, options);
+	}
+	const watched = order.map((resource) => states[resource]!);
+	keepWithinBudget(watched, (state) => activityOf(resourceOf(states, state), options), options.stateBudget);
+	const goesFirstNext = unreached ?? unfinished;
+	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
+	const kept = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
+	return {
+		items: itemsOf(verdicts, options.oneItemPerMoment),
+		state: writeState({ resources: kept, goesFirst: goesFirstNext }),
+		complete: goesFirstNext === undefined,
+		baselineBegan: start(),
+	};
+}
+
+const resourceOf = (states: Partial<Record<Resource, ResourceState>>, state: ResourceState) =>
+	(Object.keys(states) as Resource[]).find((resource) => states[resource] === state)!;
+
+/** The server's time now, by the offset the state last measured. */
+const serverNow = (state: ResourceState, options: PollOptions) =>
+	options.now() + (state.serverClockOffset ?? 0);
+
+function judgeContext(resource: Resource, state: ResourceState, options: PollOptions): JudgeContext {
+	return {
+		resource,
+		state,
+		selected: options.events,
+		onlyOnce: options.onlyOnce,
+		needsMemory: needsMemory(resource, options.events),
+		time: {
+			selected: options.events,
+			startingHours: options.startingHours,
+			endedHours: options.endedHours,
+			statuses: options.momentStatuses,
+			endedLateHours: options.endedLateHours,
+		},
+		now: serverNow(state, options),
+	};
+}
+
+/**
+ * Lets go of what the resource no longer needs: every poll what no selected
+ * event reads (at once) and, once an hour, the memories past REMEMBER_MS.
+ */
+function holdWhatIsNeeded(
+	resource: Resource,
+	state: ResourceState,
+	memoryNeeded: boolean,
+	options: PollOptions,
+): void {
+	const now = serverNow(state, options);
+	const due = state.sweptAt === undefined || now - state.sweptAt >= SWEEP_EVERY_MS;
+	if (!due && memoryNeeded && options.recordCap === undefined) return;
+	letGo(state.records, {
+		now,
+		needsMemory: memoryNeeded,
+		keepVersionsFrom: keepFrom(state, options.overlapMs),
+		activity: activityOf(resource, options),
+		cap: options.recordCap,
+	});
+	state.sweptAt = now;
+}
+
+/** The time moments after a finished walk of the inspections, their lookups within the budget. */
+async function timeMoments(
+	ctx: JudgeContext,
+	source: ListSource,
+	budget: Budget,
+	options: PollOptions,
+): Promise<Verdict[]> {
+	return await reportTimeMoments(ctx.state, {
+		settings: ctx.time,
+		now: ctx.now,
+		async lookUp(query) {
+			if (!budget.allows(1)) return null;
+			const page = await budget.timed(() => source.fetch({ resource: 'inspections', query, cursor: null }));
+			return page.outOfTime ? null : page.records;
+		},
+		judge: (record) => judgeVersion(ctx, record, { windowStart: null, existedAtBaseline: false }),
+		skippedLate: (count) =>
+			options.log?.(
+				`Inspection Ended: ${count} moment(s) skipped, more than ${options.endedLateHours} hours late`,
+			),
+	});
+}
