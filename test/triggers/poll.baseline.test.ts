@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
 import type { TriggerItem } from '../../nodes/InspectionBusinessTrigger/judge';
-import { packKey } from '../../nodes/InspectionBusinessTrigger/memory';
+import { recordKey } from '../../nodes/InspectionBusinessTrigger/memory';
 import { readState, writeState } from '../../nodes/InspectionBusinessTrigger/memory';
 import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
 import {
@@ -101,8 +101,8 @@ test('changes made while a baseline of several polls runs are each reported once
 			contact(2, 'c2.again@x.test'); // changed once more while the baseline still runs
 			changedAgain = true;
 		}
-		const seen = readState(state()).resources.inspections!.fingerprints;
-		if (!inspectionsRead && seen.get(packKey(uuid(101))) !== undefined) {
+		const seen = readState(state()).resources.inspections!.records;
+		if (!inspectionsRead && seen.get(recordKey('inspections', { id: uuid(101) })!) !== undefined) {
 			inspection(101, 'confirmed'); // read by the baseline, then confirmed
 			inspectionsRead = true;
 		}
@@ -175,7 +175,7 @@ test('a baseline stored without its start (an earlier version) is dated by its n
 	for (let n = 1; n <= 6; n++) contact(n, `c${n}@x.test`);
 	await poll();
 	const stored = state();
-	delete (stored.contacts as IDataObject).began; // as an earlier version stored it
+	delete (stored.contacts as IDataObject).baselineBegan; // as an earlier version stored it
 	const decoded = readState(stored);
 	expect(decoded.resources.contacts!.baselineBegan).toBeUndefined();
 	expect(JSON.stringify(writeState(decoded))).toBe(JSON.stringify(stored));
@@ -184,7 +184,7 @@ test('a baseline stored without its start (an earlier version) is dated by its n
 	expect(items).toEqual([]);
 	const dated = readState(state()).resources.contacts!.baselineBegan!;
 	expect(dated).toBeGreaterThan(0);
-	expect((state().contacts as IDataObject).began).toBe(dated);
+	expect((state().contacts as IDataObject).baselineBegan).toBe(dated);
 	contact(1, 'c1.during@x.test');
 	const after: TriggerItem[] = [];
 	for (let i = 0; i < 40; i++) after.push(...(await poll()).items);
@@ -196,6 +196,7 @@ test('a baseline dated from an earlier moment (the discarded test poll at public
 	for (let n = 1; n <= 3; n++) contact(n, `c${n}@x.test`);
 	api.advance(5_000);
 	const options = {
+		...PER_CHANGE,
 		events: ALL_EVENTS,
 		overlapMs: 5 * MINUTE,
 		emitExisting: false,
@@ -215,8 +216,7 @@ test('a baseline dated from an earlier moment (the discarded test poll at public
 	api.beginPoll({});
 	const baselineBegan = starts.startOf('wf/node', api.localNow);
 	expect(baselineBegan).toBe(testPoll.baselineBegan);
-	const first = await runPoll({}, api, {
-			...PER_CHANGE, ...options, baselineBegan });
+	const first = await runPoll({}, api, { ...options, baselineBegan });
 	expect(ids(first.items)).toEqual(
 		[`contact.updated ${uuid(2)}`, `contact.created ${uuid(4)}`].sort(),
 	);

@@ -85,7 +85,8 @@ test('a poll started from the state read before the last commit emits nothing ag
 test('a poll started from the state read before the last cursor-only commit does not walk the same pages again', async () => {
 	const poller = new StagedPoller(
 		trigger,
-		{ events: ['contact.created'], options: {} },
+		// Inspection Updated reads every inspection in its baseline: it takes several pages.
+		{ events: ['inspection.updated'], options: {} },
 		sandbox.credentials(),
 	);
 	// A budget this small lets each poll fetch one page: the baseline's progress is committed without an emit.

@@ -14,6 +14,7 @@
  * - a refused (stale) cursor restarts the window: an ascending walk at its
  *   newest record, a newest-first or id-order walk at its own start.
  */
+import { REMEMBER_MS } from '../../nodes/InspectionBusinessTrigger/memory';
 import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import {
 	account,
@@ -90,9 +91,12 @@ describe('the budget', () => {
 		put('contacts', 1, 0);
 		// The local clock moves on between the poll's start and its first request.
 		let reads = 0;
-		const now = () => (reads++ === 0 ? api.localNow - 1 : api.localNow);
+		const start = api.localNow;
+		const now = () => (reads++ === 0 ? start - 1 : start);
 		const first = await poll({ budgetMs: 0, now });
-		expect(first.asked).toEqual([{ resource: 'contacts', since: null, cursor: null }]);
+		// A baseline of contacts reads what changed in the time the trigger remembers, and a day.
+		const since = start - REMEMBER_MS - 24 * 3_600_000;
+		expect(first.asked).toEqual([{ resource: 'contacts', since, cursor: null }]);
 		expect(first.complete).toBe(true);
 	});
 });

@@ -395,6 +395,8 @@ const DICTIONARY_CHECK_SIZE = 256;
 export class RecordBook<M = AnyMemory> {
 	private readonly packed = new Map<string, string>();
 	private dict: Dictionary;
+	/** Whether this poll stored or dropped a record (the state it writes back differs). */
+	changed = false;
 
 	constructor(
 		readonly resource: HeldResource,
@@ -427,11 +429,13 @@ export class RecordBook<M = AnyMemory> {
 		if (held.memory !== undefined)
 			for (const [name, codec] of codecsOf(this.resource))
 				slots.push(codec.pack((held.memory as Record<string, unknown>)[name], this.dict));
-		this.packed.set(key, slots.join(','));
+		const text = slots.join(',');
+		if (this.packed.get(key) !== text) this.changed = true;
+		this.packed.set(key, text);
 	}
 
 	delete(key: string): void {
-		this.packed.delete(key);
+		if (this.packed.delete(key)) this.changed = true;
 	}
 
 	/** What a record takes in the stored text, in characters (0 when not held). */

@@ -125,17 +125,31 @@ export function readState(data: IDataObject): TriggerState {
 	return { resources, goesFirst: RESOURCES.find((resource) => resource === current.goesFirst) };
 }
 
+/** The fields in the order they are stored, so a state read and written again is the same text. */
+const STORED_ORDER = [
+	'phase',
+	'highWaterMark',
+	'serverClockOffset',
+	'unfinishedWalk',
+	'inheritedWindowStart',
+	'baselineBegan',
+	'startingFrom',
+	'endedFrom',
+	'timeMomentsDue',
+	'timeMomentsFor',
+	'sweptAt',
+] as const satisfies ReadonlyArray<Exclude<keyof ResourceState, 'records'>>;
+
 /** The stored form: every field under its own name, records packed. */
 export function writeState({ resources, goesFirst }: TriggerState): IDataObject {
 	const stored: IDataObject = { format: FORMAT, ...(goesFirst ? { goesFirst } : {}) };
 	for (const resource of RESOURCES) {
 		const state = resources[resource];
 		if (!state) continue;
-		const { records, ...fields } = state;
-		const defined = Object.fromEntries(
-			Object.entries(fields).filter(([, value]) => value !== undefined),
-		);
-		stored[resource] = { ...defined, ...records.encode() } as IDataObject;
+		const fields: IDataObject = {};
+		for (const name of STORED_ORDER)
+			if (state[name] !== undefined) fields[name] = state[name] as IDataObject[string];
+		stored[resource] = { ...fields, ...state.records.encode() };
 	}
 	return stored;
 }

@@ -89,11 +89,12 @@ export function followServerClock(
 		// A window without a lower bound still has one once its cursor is past the set-back dates.
 		if (walk.nextPageCursor === null) return false;
 		walk.nextPageCursor = null;
-		// As after a refused cursor: ascending, everything before the newest record is done.
 		if (!ascending || walk.newestProcessed === null) return true;
-		walk.updatedSince = walk.newestProcessed;
 	}
-	walk.updatedSince -= Math.min(wentBack, CLOCK_JUMP_TOLERANCE_MS);
+	// As after a refused cursor: ascending, everything before the newest record is done.
+	if (ascending && walk.newestProcessed !== null && walk.nextPageCursor !== null)
+		walk.updatedSince = Math.max(walk.updatedSince ?? -Infinity, walk.newestProcessed);
+	walk.updatedSince = walk.updatedSince! - Math.min(wentBack, CLOCK_JUMP_TOLERANCE_MS);
 	walk.nextPageCursor = null;
 	if (walk.windowStart !== null) walk.windowStart = Math.min(walk.windowStart, walk.updatedSince);
 	return true;

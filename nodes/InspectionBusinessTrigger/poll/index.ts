@@ -55,6 +55,18 @@ const PLANS: Record<Resource, WalkPlan> = {
 	attachments: { ascending: false },
 };
 
+/**
+ * The baseline of a resource whose selected events read no memory: newest
+ * first, back to one overlap before the newest (the versions the first window
+ * returns again). The appointments list takes no sort: its baseline is the
+ * usual one.
+ */
+const NEWEST_FIRST: Record<Exclude<Resource, 'events'>, WalkPlan> = {
+	contacts: { ascending: false, sort: '-updated_at', firstWindowOnly: true },
+	inspections: { ascending: false, sort: '-updated_at', firstWindowOnly: true },
+	attachments: { ascending: false, firstWindowOnly: true },
+};
+
 /** What a baseline reads: inspections in full (a booking months ahead), contacts and appointments recent ones. */
 const BASELINE_RECENT_ONLY: ReadonlySet<Resource> = new Set(['contacts', 'events']);
 
@@ -66,8 +78,8 @@ const BASELINE_RECENT_ONLY: ReadonlySet<Resource> = new Set(['contacts', 'events
  */
 async function walk(ctx: WalkContext): Promise<boolean> {
 	const { state, resource } = ctx;
-	if (state.phase === 'baseline' && !ctx.needsMemory)
-		return await walkList(ctx, { ascending: false, firstWindowOnly: true });
+	if (state.phase === 'baseline' && !ctx.needsMemory && resource !== 'events')
+		return await walkList(ctx, NEWEST_FIRST[resource]);
 	const plan = {
 		...PLANS[resource],
 		recentOnly: state.phase !== 'live' && BASELINE_RECENT_ONLY.has(resource),
@@ -207,8 +219,11 @@ function judgeContext(resource: Resource, state: ResourceState, options: PollOpt
 }
 
 /**
- * Lets go of what the resource no longer needs: every poll what no selected
- * event reads (at once) and, once an hour, the memories past REMEMBER_MS.
+ * Lets go of what the resource no longer needs: what no selected event reads,
+ * every poll (the versions past the window; as cheap as the window is small),
+ * and the memories past REMEMBER_MS at most once an hour, on a poll that
+ * stored something anyway: the sweep reads every held record, and an idle
+ * poll leaves the state as it was.
  */
 function holdWhatIsNeeded(
 	resource: Resource,
@@ -217,8 +232,11 @@ function holdWhatIsNeeded(
 	options: PollOptions,
 ): void {
 	const now = serverNow(state, options);
-	const due = state.sweptAt === undefined || now - state.sweptAt >= SWEEP_EVERY_MS;
-	if (!due && memoryNeeded && options.recordCap === undefined) return;
+	const sweep =
+		!memoryNeeded ||
+		options.recordCap !== undefined ||
+		(state.records.changed && (state.sweptAt === undefined || now - state.sweptAt >= SWEEP_EVERY_MS));
+	if (!sweep) return;
 	letGo(state.records, {
 		now,
 		needsMemory: memoryNeeded,
@@ -226,7 +244,7 @@ function holdWhatIsNeeded(
 		activity: activityOf(resource, options),
 		cap: options.recordCap,
 	});
-	state.sweptAt = now;
+	if (memoryNeeded) state.sweptAt = now;
 }
 
 /** The time moments after a finished walk of the inspections, their lookups within the budget. */
