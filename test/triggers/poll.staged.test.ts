@@ -39,7 +39,7 @@ async function listAll(path: string): Promise<IDataObject[]> {
 test('an error in the middle of a walk commits nothing, and the next poll covers the same window', async () => {
 	const poller = new StagedPoller(
 		trigger,
-		{ events: ['contact.created', 'inspection.created'], options: {} },
+		{ events: ['contact.created', 'inspection.created', 'inspection.updated'], options: {} },
 		sandbox.credentials(),
 	);
 

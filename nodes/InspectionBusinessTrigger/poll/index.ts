@@ -82,7 +82,7 @@ async function walk(ctx: WalkContext): Promise<boolean> {
 		return await walkList(ctx, NEWEST_FIRST[resource]);
 	const plan = {
 		...PLANS[resource],
-		recentOnly: state.phase !== 'live' && BASELINE_RECENT_ONLY.has(resource),
+		recentOnly: state.phase === 'baseline' && BASELINE_RECENT_ONLY.has(resource),
 	};
 	const leftover = state.unfinishedWalk;
 	const done = await walkList(ctx, plan);
