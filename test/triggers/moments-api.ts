@@ -166,8 +166,21 @@ export const sign = (r: IDataObject, index?: number) => {
 };
 
 type PollerOptions = Partial<
-	Pick<PollOptions, 'startingHours' | 'endedHours' | 'emitExisting' | 'momentStatuses' | 'onlyOnce'>
+	Pick<
+		PollOptions,
+		| 'startingHours'
+		| 'endedHours'
+		| 'endedLateHours'
+		| 'emitExisting'
+		| 'momentStatuses'
+		| 'onlyOnce'
+		| 'oneItemPerMoment'
+	>
 >;
+
+/** The settings given, without those left undefined (they keep the node's default). */
+const given = (settings: object) =>
+	Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 
 /**
  * Polls like the node does, with the state kept between polls; returns the
@@ -183,10 +196,9 @@ export function poller(api: MomentsApi, events: PollEvent[], extra: PollerOption
 			budgetMs: 60_000,
 			// The server's clock is the API's: the offset the walks store makes the local clock agree.
 			now: () => api.now,
-			...extra,
-			emitExisting: extra.emitExisting ?? false,
+			...given(extra),
 			events,
-			...edited,
+			...given(edited),
 		});
 		state = JSON.parse(JSON.stringify(result.state)) as IDataObject;
 		return result.items;

@@ -55,32 +55,38 @@ describe('a time event starts from the first poll that has it selected', () => {
 	});
 });
 
-describe('Starting reminds once per inspection and start time', () => {
-	it('a new length reminds no one again; moved and moved back gives two reminders, not three', async () => {
+describe('Starting: the time the client was last reminded of decides', () => {
+	it('a new length reminds no one again; a move back to the time last reminded of reminds no one, back to an earlier one does', async () => {
 		const api = new MomentsApi();
 		const start = api.now + 30 * HOUR;
 		const x = api.createInspection({ scheduled_for: iso(start), duration_hours: 3, ends_at: null });
 		const poll = poller(api, ['inspection.starting']);
 		await poll();
 		const reminders: IDataObject[] = [];
+		const move = async (to: number) => {
+			api.change('inspections', String(x.id), (r) => (r.scheduled_for = iso(to)));
+			reminders.push(...(await poll()));
+		};
 		api.now = start - 24 * HOUR + MINUTE;
 		reminders.push(...(await poll()));
 		api.change('inspections', String(x.id), (r) => (r.duration_hours = 4));
 		reminders.push(...(await poll()));
 		expect(reminders).toHaveLength(1);
-		// Moved two hours later: reminded again when that time's lead time comes.
-		api.change('inspections', String(x.id), (r) => (r.scheduled_for = iso(start + 2 * HOUR)));
+		// 09:00 reminded; moved to 13:00 before its hours come, and back: the client knows 09:00.
+		await move(start + 4 * HOUR);
+		await move(start);
+		expect(reminders).toHaveLength(1);
+		// To 13:00 again, reminded of it when its hours come; then back to 09:00: reminded again.
+		await move(start + 4 * HOUR);
+		api.now = start - 20 * HOUR + MINUTE;
 		reminders.push(...(await poll()));
-		api.now = start - 22 * HOUR + MINUTE;
-		reminders.push(...(await poll()));
-		// Moved back to the first time, already reminded of.
-		api.change('inspections', String(x.id), (r) => (r.scheduled_for = iso(start)));
-		reminders.push(...(await poll()));
+		await move(start);
 		api.now += HOUR;
 		reminders.push(...(await poll()));
 		expect(reminders.map((item) => item.moment_at)).toEqual([
 			iso(start - 24 * HOUR),
-			iso(start + 2 * HOUR - 24 * HOUR),
+			iso(start + 4 * HOUR - 24 * HOUR),
+			iso(start - 24 * HOUR),
 		]);
 	});
 });
