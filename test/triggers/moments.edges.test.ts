@@ -10,6 +10,7 @@
  */
 import { LIMITS } from '../../nodes/shared/endpoints';
 import { HOUR, lookups, MomentsApi, poller } from './moments-api';
+import { STARTING_GRACE_MS } from '../../nodes/InspectionBusinessTrigger/judge';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -34,11 +35,12 @@ test.each([
 	expect(await poll()).toHaveLength(count);
 });
 
+// No reminder once the inspection has begun: the 15 minutes after its start are for a poll that runs late.
 test.each([
-	['45 minutes after its start', 1, 45 * MINUTE],
-	['a millisecond before the hour after its start', 1, HOUR - 1],
-	['on the hour after its start', 0, HOUR],
-	['61 minutes after its start', 0, 61 * MINUTE],
+	['14 minutes after its start', 1, 14 * MINUTE],
+	['a millisecond before 15 minutes after its start', 1, STARTING_GRACE_MS - 1],
+	['15 minutes after its start', 0, STARTING_GRACE_MS],
+	['45 minutes after its start', 0, 45 * MINUTE],
 ])('a 30-minute inspection learned late, %s: %s reminder(s)', async (_case, count, seenAfter) => {
 	const api = new MomentsApi();
 	const poll = poller(api, ['inspection.starting'], { startingHours: 24 });

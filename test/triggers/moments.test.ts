@@ -9,8 +9,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { allAgreementsSigned, isPaid } from '../../nodes/shared/inspectionFacts';
-import { packKey, unpackId } from '../../nodes/InspectionBusinessTrigger/memory';
-import { lengthInQuarters } from '../../nodes/InspectionBusinessTrigger/memory/keptFacts';
+import {
+	type InspectionMemory,
+	memoryOf,
+	recordKey,
+	unpackId,
+} from '../../nodes/InspectionBusinessTrigger/memory';
 import { pickSample } from '../../nodes/InspectionBusinessTrigger/testEvent';
 import { HOUR, lookups, MomentsApi, pay, poller, sign } from './moments-api';
 
@@ -54,6 +58,10 @@ describe('the rules, record by record', () => {
 		expect(allAgreementsSigned({})).toBe(false);
 	});
 
+	const lengthInQuarters = (record: IDataObject) =>
+		(memoryOf('inspections', record) as InspectionMemory).lengthQuarters;
+	const packKey = (id: string) => recordKey('inspections', { id })!;
+
 	it('an inspection lasts to ends_at, else scheduled_for plus duration_hours, to the quarter hour rounded up', () => {
 		const start = '2030-01-01T10:00:00.000Z';
 		expect(lengthInQuarters({ scheduled_for: start, ends_at: '2030-01-01T13:00:00.000Z' })).toBe(
@@ -69,7 +77,7 @@ describe('the rules, record by record', () => {
 	it('a stored inspection key gives its id back (the time-based lookups ask by id)', () => {
 		const id = '5f0c7e10-1234-4abc-8def-00000000d0c5';
 		expect(unpackId(packKey(id))).toBe(id);
-		expect(unpackId(packKey('legacy id/1'.split('/')[0]))).toBe('legacy id');
+		expect(unpackId(packKey('legacy id/1'))).toBe('legacy id/1');
 		// A lone surrogate is packed as %uD83D, which decodeURIComponent alone cannot read.
 		expect(unpackId(packKey('cut \ud83d'))).toBe('cut \ud83d');
 	});
@@ -393,6 +401,10 @@ describe('time-based moments with a fake clock', () => {
 
 describe('Fetch Test Event uses the same rules', () => {
 	const now = Date.parse('2030-03-01T08:00:00.000Z');
+	/** Fetch Test Event's first item, version 2 (null: none). */
+	const sample = (
+		...args: [Parameters<typeof pickSample>[0], Parameters<typeof pickSample>[1], number]
+	) => pickSample(...args, { statuses: ['confirmed'], oneItemPerMoment: true })[0] ?? null;
 	const api = new MomentsApi();
 	const partial = api.createInspection();
 	pay(partial, 100);
@@ -400,20 +412,20 @@ describe('Fetch Test Event uses the same rules', () => {
 	pay(paid);
 
 	it('a partially paid inspection is not a paid sample; a paid one is', () => {
-		const sample = pickSample(
+		const found = sample(
 			[{ resource: 'inspections', records: [partial, paid] }],
 			['inspection.paid'],
 			now,
 		);
-		expect(sample).toMatchObject({ event: 'inspection.paid', record: { id: paid.id } });
+		expect(found).toMatchObject({ event: 'inspection.paid', record: { id: paid.id } });
 		expect(
-			pickSample([{ resource: 'inspections', records: [partial] }], ['inspection.paid'], now),
+			sample([{ resource: 'inspections', records: [partial] }], ['inspection.paid'], now),
 		).toBeNull();
 	});
 
 	it('inspector assigned names the first inspector; a new role names the roles; starting is an upcoming inspection', () => {
 		expect(
-			pickSample(
+			sample(
 				[{ resource: 'inspections', records: [paid] }],
 				['inspection.inspector_assigned'],
 				now,
@@ -421,13 +433,13 @@ describe('Fetch Test Event uses the same rules', () => {
 		).toMatchObject({ inspector: { id: 'insp-1', name: 'Alex Rivera' } });
 		const contact = api.createContact({ roles: ['Buyer Agent'] });
 		expect(
-			pickSample([{ resource: 'contacts', records: [contact] }], ['contact.new_role'], now),
+			sample([{ resource: 'contacts', records: [contact] }], ['contact.new_role'], now),
 		).toMatchObject({ event: 'contact.new_role', new_roles: ['Buyer Agent'] });
 		expect(
-			pickSample([{ resource: 'inspections', records: [paid] }], ['inspection.starting'], now),
+			sample([{ resource: 'inspections', records: [paid] }], ['inspection.starting'], now),
 		).toMatchObject({ event: 'inspection.starting' });
 		expect(
-			pickSample([{ resource: 'inspections', records: [paid] }], ['inspection.ended'], now),
+			sample([{ resource: 'inspections', records: [paid] }], ['inspection.ended'], now),
 		).toBeNull();
 	});
 });

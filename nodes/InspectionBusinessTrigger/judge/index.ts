@@ -6,6 +6,12 @@
  */
 export { WATCHED_FIELDS } from './changes';
 export { itemsOf, type TriggerItem, type UnreadableItem, type Verdict } from './items';
-export { dueMoments, reportTimeMoments, type TimeMomentRun, type TimeSettings } from './timeMoments';
+export {
+	dueMoments,
+	reportTimeMoments,
+	STARTING_GRACE_MS,
+	type TimeMomentRun,
+	type TimeSettings,
+} from './timeMoments';
 export { readProblem } from './unreadable';
 export { type JudgeContext, judgeUnreadable, judgeVersion, type Listing } from './version';
