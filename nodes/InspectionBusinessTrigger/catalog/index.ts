@@ -89,8 +89,10 @@ const paidAndSigned = allOf(either(paid, holds('nothingToPay')), either(signed, 
 const paidSignedPublished = allOf(paidAndSigned, published);
 
 /** Another time than the last known one (a time taken away is compared with the one before it). */
-const rescheduled = ({ now, before }: Change<InspectionMemory>) =>
-	before !== null && now.start !== null && before.lastStart !== null && now.start !== before.lastStart;
+const rescheduled = ({ now, before }: Change<InspectionMemory>) => {
+	const was = before === null ? null : (before.start ?? before.lastStart);
+	return was !== null && now.start !== null && now.start !== was;
+};
 /** More reports published than before (the first one included). */
 const morePublished = ({ now, before, isNew: fresh }: Change<InspectionMemory>) =>
 	before === null ? fresh && now.publishedReports > 0 : now.publishedReports > before.publishedReports;

@@ -328,26 +328,26 @@ export const RECORD_FIELDS = {
 		rolesHad: TEXT_LIST,
 		agencyId: REF,
 	},
+	// Often-empty fields last: an entry's empty slots at its end are not stored.
 	inspections: {
 		status: code(INSPECTION_STATUS_CODES),
 		reportsStatus: code(REPORT_STATUS_CODES),
-		publishedReports: COUNT,
 		facts: flags(INSPECTION_FACTS),
-		/** The once-moments that have happened (reported, or held when the trigger began). */
-		happened: flags(ONCE_MOMENTS),
 		start: TIME,
-		/** The last scheduled time known, also while the inspection has none. */
-		lastStart: TIME,
 		lengthQuarters: COUNT,
-		/** The start time the client was last reminded of (Starting). */
-		remindedStart: TIME,
-		paymentStatus: code(PAYMENT_STATUS_CODES),
+		quoteCents: INTEGER,
 		amountDueCents: INTEGER,
 		amountPaidCents: INTEGER,
-		/** The last quote known, in cents (a quote briefly null keeps it). */
-		quoteCents: INTEGER,
+		paymentStatus: code(PAYMENT_STATUS_CODES),
 		inspectors: NAMED_LIST,
 		services: SERVICE_LIST,
+		publishedReports: COUNT,
+		/** The once-moments that have happened (reported, or held when the trigger began). */
+		happened: flags(ONCE_MOMENTS),
+		/** The start time the client was last reminded of (Starting). */
+		remindedStart: TIME,
+		/** While the inspection has no scheduled time: the last one it had (else null). */
+		lastStart: TIME,
 	},
 	events: {
 		name: TEXT,
@@ -426,9 +426,13 @@ export class RecordBook<M = AnyMemory> {
 
 	set(key: string, held: Held<M>): void {
 		const slots = [`${held.updatedAt.toString(36)}.${held.hash}`];
-		if (held.memory !== undefined)
+		if (held.memory !== undefined) {
 			for (const [name, codec] of codecsOf(this.resource))
 				slots.push(codec.pack((held.memory as Record<string, unknown>)[name], this.dict));
+			// Empty slots at the end read back as their defaults; one stays, so the memory does.
+			while (slots.length > 2 && slots[slots.length - 1] === '') slots.pop();
+			if (slots.length === 1) slots.push('');
+		}
 		const text = slots.join(',');
 		if (this.packed.get(key) !== text) this.changed = true;
 		this.packed.set(key, text);

@@ -137,7 +137,7 @@ function inspectionMemory(record: IDataObject, before?: InspectionMemory): Inspe
 		facts: inspectionFacts(record),
 		happened: before?.happened ?? [],
 		start,
-		lastStart: start ?? before?.lastStart ?? null,
+		lastStart: start !== null ? null : (before?.start ?? before?.lastStart ?? null),
 		lengthQuarters: Math.min(Math.ceil(plannedLengthMs(record) / QUARTER_HOUR), MAX_LENGTH_QUARTERS),
 		remindedStart: before?.remindedStart ?? null,
 		paymentStatus: text(price.payment_status),

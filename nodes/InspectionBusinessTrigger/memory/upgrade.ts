@@ -145,7 +145,7 @@ function inspectionMemory(s: Slots): InspectionMemory {
 		facts,
 		happened: [...happened],
 		start,
-		lastStart: start,
+		lastStart: null,
 		lengthQuarters: Math.floor(head / 8),
 		remindedStart: starts.length > 0 ? starts[starts.length - 1] * MINUTE : null,
 		paymentStatus: codeOf(PAYMENT_STATUSES, at(s, 4)),
