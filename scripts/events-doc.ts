@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { EVENT_ROWS } from '../nodes/InspectionBusinessTrigger/catalog';
-import { WATCHED_FIELDS } from '../nodes/InspectionBusinessTrigger/memory/watchedFields';
+import { WATCHED_FIELDS } from '../nodes/InspectionBusinessTrigger/judge';
 
 export const TRIGGER_DOC = path.join(__dirname, '..', 'docs', 'polling-trigger.md');
 

@@ -123,7 +123,7 @@ test.each(Object.keys(RECORDS) as Array<keyof typeof RECORDS>)(
 	(resource) => {
 		fc.assert(
 			fc.property(RECORDS[resource], (record) => {
-				const memory = memoryOf(resource, record);
+				const memory = memoryOf(resource, record) as AnyMemory;
 				expect(roundTrip(resource, memory)).toEqual(kept(memory));
 			}),
 			{ numRuns: 300, seed: 1 },

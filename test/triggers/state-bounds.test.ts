@@ -11,6 +11,7 @@ import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
 import type { ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll';
 import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { uuid } from './fake-api';
+import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';
 
 /**
  * The most one hostile record may add to the stored state: a few watched texts
@@ -91,6 +92,7 @@ describe.each(HOSTILE)('$name', ({ resource, event, record }) => {
 		const ordinary = stamp({ id: uuid(9), inspection_id: uuid(2), status: 'draft' });
 		const source = new Lists({ [resource]: [ordinary] });
 		const options = {
+			...withDefaults(),
 			events: [event],
 			overlapMs: 300_000,
 			emitExisting: false,
