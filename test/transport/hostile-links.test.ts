@@ -70,6 +70,8 @@ describe("a link that points inside from the start (the hostile API's attachment
 				`127.0.0.1:${n8n.port} is an address of this machine (127.0.0.0/8), not the Base URL's own address (${here})`,
 				`[::1]:2375 is an address of this machine (::1/128), not the Base URL's own address (${here})`,
 				`localhost:${sandboxPort()} is an address of this machine, not the Base URL's own address (${here})`,
+				'100.100.100.200 is a shared (carrier-grade NAT) address (100.64.0.0/10)',
+				'[::] is the unspecified address (::/128)',
 			]);
 			expect(n8n.connections()).toBe(0);
 			expect((await sandbox.control.requests({ pathPrefix: '/_hostile/canary' })).data).toEqual([]);
