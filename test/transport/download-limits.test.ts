@@ -46,47 +46,73 @@ describe('redirects', () => {
 		[
 			API,
 			'https://169.254.169.254/latest/meta-data',
-			'169.254.169.254 is a link-local or cloud metadata address',
+			'169.254.169.254 is a link-local or cloud metadata address (169.254.0.0/16)',
 		],
 		[
 			API,
 			'https://metadata.google.internal/computeMetadata/v1/',
 			'metadata.google.internal is a cloud metadata address',
 		],
-		[API, 'https://10.1.2.3/', '10.1.2.3 is a private address'],
-		[API, 'https://172.20.0.1/', '172.20.0.1 is a private address'],
-		[API, 'https://192.168.1.1/', '192.168.1.1 is a private address'],
+		[API, 'https://10.1.2.3/', '10.1.2.3 is a private address (10.0.0.0/8)'],
+		[API, 'https://172.20.0.1/', '172.20.0.1 is a private address (172.16.0.0/12)'],
+		[API, 'https://192.168.1.1/', '192.168.1.1 is a private address (192.168.0.0/16)'],
 		[API, 'https://172.32.0.1/', undefined],
-		[API, 'https://100.100.100.200/', '100.100.100.200 is a private (carrier-grade NAT) address'],
-		[API, 'https://2852039166/', '169.254.169.254 is a link-local or cloud metadata address'],
-		[API, 'https://0x7f.1/', '127.0.0.1 is an address of this machine'],
+		[
+			API,
+			'https://100.100.100.200/',
+			'100.100.100.200 is a shared (carrier-grade NAT) address (100.64.0.0/10)',
+		],
+		[
+			API,
+			'https://2852039166/',
+			'169.254.169.254 is a link-local or cloud metadata address (169.254.0.0/16)',
+		],
+		[API, 'https://0x7f.1/', '127.0.0.1 is an address of this machine (127.0.0.0/8)'],
 		[API, 'https://localhost/', 'localhost is an address of this machine'],
-		[API, 'https://[::1]/', '[::1] is an address of this machine'],
-		[API, 'https://[fe80::1]/', '[fe80::1] is a link-local address'],
-		[API, 'https://[fd00:ec2::254]/', '[fd00:ec2::254] is a private address'],
+		[API, 'https://[::1]/', '[::1] is an address of this machine (::1/128)'],
+		[API, 'https://[fe80::1]/', '[fe80::1] is a link-local address (fe80::/10)'],
+		[API, 'https://[fd00:ec2::254]/', '[fd00:ec2::254] is a private address (fc00::/7)'],
 		[
 			API,
 			'https://[::ffff:169.254.169.254]/',
-			'[::ffff:a9fe:a9fe] is a link-local or cloud metadata address',
+			'[::ffff:a9fe:a9fe] is an IPv4-mapped address of 169.254.169.254, a link-local or cloud metadata address (169.254.0.0/16)',
 		],
 		[API, 'https://[2606:4700::1111]/', undefined],
+		[
+			API,
+			'https://100.64.0.1/',
+			'100.64.0.1 is a shared (carrier-grade NAT) address (100.64.0.0/10)',
+		],
+		[API, 'https://[::]/', '[::] is the unspecified address (::/128)'],
+		[API, 'https://0.0.0.0/', '0.0.0.0 is a "this network" address (0.0.0.0/8)'],
+		[
+			API,
+			'https://[64:ff9b::a9fe:a9fe]/',
+			'[64:ff9b::a9fe:a9fe] is a NAT64 address (64:ff9b::/96)',
+		],
+		[
+			API,
+			'https://[2002:a9fe:a9fe::]/',
+			'[2002:a9fe:a9fe::] is a 6to4 address of 169.254.169.254, a link-local or cloud metadata address (169.254.0.0/16)',
+		],
+		[API, 'https://[2002:808:808::]/', undefined],
 		[SANDBOX, 'http://127.0.0.1:4010/files/b', undefined],
 		[
 			SANDBOX,
 			'http://127.0.0.1:4011/files/b',
-			"127.0.0.1:4011 is an address of this machine, not the Base URL's own address (127.0.0.1:4010)",
+			"127.0.0.1:4011 is an address of this machine (127.0.0.0/8), not the Base URL's own address (127.0.0.1:4010)",
 		],
 		[
 			SANDBOX,
 			'https://127.0.0.1:4010/files/b',
-			"127.0.0.1:4010 is an address of this machine, not the Base URL's own address (127.0.0.1:4010)",
+			"127.0.0.1:4010 is an address of this machine (127.0.0.0/8), not the Base URL's own address (127.0.0.1:4010)",
 		],
 		[
 			SANDBOX,
 			'http://localhost:4010/b',
 			"localhost:4010 is an address of this machine, not the Base URL's own address (127.0.0.1:4010)",
 		],
-		[SANDBOX, 'https://10.0.0.1/b', '10.0.0.1 is a private address'],
+		[SANDBOX, 'https://10.0.0.1/b', '10.0.0.1 is a private address (10.0.0.0/8)'],
 		[SANDBOX, 'https://files.example.com/b', undefined],
 		[API, 'https://api.example.com/files/b', undefined],
 		[API, 'http://api.example.com/files/b', 'it is not https (http)'],
@@ -151,7 +177,7 @@ describe('redirects', () => {
 				return await downloadSignedLink.call(this, redirectingTo(to));
 			});
 			expect(error.message).toBe(
-				`The file link redirects where a download may not go: ${new URL(to).host} is an address of this machine, not the Base URL's own address (${new URL(sandbox.baseUrl).host})`,
+				`The file link redirects where a download may not go: ${new URL(to).host} is an address of this machine (127.0.0.0/8), not the Base URL's own address (${new URL(sandbox.baseUrl).host})`,
 			);
 			expect(error.description).toMatch(/only to https on a public address/);
 			expect(elsewhere.requests).toEqual([]);
@@ -165,7 +191,7 @@ describe('redirects', () => {
 				);
 			});
 			expect(error.message).toBe(
-				'The file link redirects where a download may not go: 169.254.169.254 is a link-local or cloud metadata address',
+				'The file link redirects where a download may not go: 169.254.169.254 is a link-local or cloud metadata address (169.254.0.0/16)',
 			);
 		});
 	});

@@ -1,14 +1,14 @@
 /**
  * Signed links an attacker picks (a record's text, the URL field's default
  * `{{ $json.url }}`): the link's own address is checked like every redirect,
- * before anything is sent, as written and as its name resolves (n8n's egress
- * filter); a slow file ends at the download's deadline; n8n's Stop ends a
+ * before anything is sent (names that resolve inside, rebinding, failed
+ * lookups: test/transport/pinned-links.test.ts); a slow file ends at the
+ * download's deadline; n8n's Stop ends a
  * download at once. The sandbox's hostile routes serve each case:
  * `/_hostile/inside-links` lists attachments whose links point inside,
  * `/_hostile/slow-file` drips a byte at a time (docs/sandbox.md). Stop ends the read even
  * when the helper leaves the body stream open.
  */
-import dns from 'node:dns';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -65,11 +65,13 @@ describe("a link that points inside from the start (the hostile API's attachment
 			}
 			const here = new URL(sandbox.baseUrl).host;
 			expect(reasons).toEqual([
-				'169.254.169.254 is a link-local or cloud metadata address',
-				'10.0.0.5 is a private address',
-				`127.0.0.1:${n8n.port} is an address of this machine, not the Base URL's own address (${here})`,
-				`[::1]:2375 is an address of this machine, not the Base URL's own address (${here})`,
+				'169.254.169.254 is a link-local or cloud metadata address (169.254.0.0/16)',
+				'10.0.0.5 is a private address (10.0.0.0/8)',
+				`127.0.0.1:${n8n.port} is an address of this machine (127.0.0.0/8), not the Base URL's own address (${here})`,
+				`[::1]:2375 is an address of this machine (::1/128), not the Base URL's own address (${here})`,
 				`localhost:${sandboxPort()} is an address of this machine, not the Base URL's own address (${here})`,
+				'100.100.100.200 is a shared (carrier-grade NAT) address (100.64.0.0/10)',
+				'[::] is the unspecified address (::/128)',
 			]);
 			expect(n8n.connections()).toBe(0);
 			expect((await sandbox.control.requests({ pathPrefix: '/_hostile/canary' })).data).toEqual([]);
@@ -77,60 +79,6 @@ describe("a link that points inside from the start (the hostile API's attachment
 			await n8n.close();
 		}
 	});
-});
-
-describe('a public-looking name that resolves inside', () => {
-	/** Answers every lookup of `name` with `address`, as a hostile DNS (or /etc/hosts) would. */
-	function resolving(name: string, address: string) {
-		const family = address.includes(':') ? 6 : 4;
-		const lookup = jest.spyOn(dns, 'lookup').mockImplementation(((
-			host: string,
-			options: unknown,
-			callback?: unknown,
-		) => {
-			const done = (typeof options === 'function' ? options : callback) as (
-				...args: unknown[]
-			) => void;
-			const all = typeof options === 'object' && (options as { all?: boolean })?.all;
-			if (host !== name) return done(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }));
-			return all ? done(null, [{ address, family }]) : done(null, address, family);
-		}) as unknown as typeof dns.lookup);
-		const promised = jest.spyOn(dns.promises, 'lookup').mockImplementation((async (
-			host: string,
-		) => {
-			if (host !== name) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-			return [{ address, family }];
-		}) as unknown as typeof dns.promises.lookup);
-		return () => {
-			lookup.mockRestore();
-			promised.mockRestore();
-		};
-	}
-
-	it.each([
-		['files-a.example.com', '127.0.0.1'],
-		['files-b.example.com', '169.254.169.254'],
-	])(
-		"%s resolving to %s: refused by n8n's egress filter before connecting",
-		async (name, address) => {
-			const inside = await listener();
-			const restore = resolving(name, address);
-			try {
-				const error = await failureOf(sandbox.credentials(), async function () {
-					return await downloadSignedLink.call(this, `https://${name}:${inside.port}/report.pdf`);
-				});
-				expect(error.message).toMatch(
-					new RegExp(
-						`^The file link leads where a download may not go: ${name.replace(/\./g, '\\.')} resolves to an address n8n does not let requests reach`,
-					),
-				);
-				expect(inside.connections()).toBe(0);
-			} finally {
-				restore();
-				await inside.close();
-			}
-		},
-	);
 });
 
 describe('a file that arrives a byte at a time', () => {

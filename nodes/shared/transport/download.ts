@@ -6,10 +6,11 @@
  * repeated on the same transient failures as an API GET.
  *
  * Every address, the link's own and each redirect's (followed here, at most
- * DOWNLOAD_MAX_REDIRECTS), is checked before anything is sent there
- * (./link-address.ts): only https to a public address, or the Base URL's own
- * address when that is this machine; never a private, link-local, metadata
- * or other local address, as written or as its name resolves. The body is
+ * DOWNLOAD_MAX_REDIRECTS), is checked before anything is sent there, and the
+ * request connects to the address checked (./link-address.ts): only https to
+ * a public address, or the Base URL's own address when that is this machine;
+ * never a special-purpose address (private, loopback, link-local, metadata…),
+ * as written or as its name resolves, nor a name that cannot be looked up. The body is
  * read as a stream and stops past DOWNLOAD_MAX_BYTES (the API's largest
  * file), so a hostile or wrong link cannot fill n8n's memory; the whole
  * download ends at DOWNLOAD_DEADLINE, and n8n's Stop ends it at once.
@@ -29,7 +30,7 @@ import { DOWNLOAD_MAX_BYTES, DOWNLOAD_MAX_REDIRECTS } from '../rules/links';
 import { errorBody } from './error-body';
 import { statusError, transportError } from './errors';
 import { type DownloadRun, endedEarly, startRun } from './download-run';
-import { linkAddressProblem } from './link-address';
+import { eachAddress, type Hop, pinnedTarget, plannedHop } from './link-address';
 import { cancelled, checkedUrl, resultOf } from './request';
 import { backoffBeforeRetry, isRedirect, isSuccess, RETRY } from './retry';
 import type { HttpAnswer, HttpResult } from './types';
@@ -178,15 +179,16 @@ function announcedTooLarge(response: IN8nHttpFullResponse): number | undefined {
 	return isSuccess(response.statusCode) && length > DOWNLOAD_MAX_BYTES ? length : undefined;
 }
 
-/** One GET of `target`, its body read under the limit; never throws but for a file over the limit. */
+/** One GET of `hop` at one of its checked addresses, its body read under the limit; never throws but for a file over the limit. */
 async function fetchOnce(
 	this: IExecuteFunctions,
-	target: URL,
+	hop: Hop,
+	address: string | undefined,
 	run: DownloadRun,
 ): Promise<HttpResult> {
 	const options: IHttpRequestOptions = {
 		method: 'GET',
-		url: target.href,
+		...pinnedTarget(hop, address),
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -216,15 +218,19 @@ async function fetchOnce(
 	return await resultOf(Promise.resolve({ ...response, body }));
 }
 
-/** GETs `target` until it is answered with a file or a redirect, repeating transient failures. */
+/** GETs `hop` until it is answered with a file or a redirect, repeating transient failures. */
 async function fetchAnswer(
 	this: IExecuteFunctions,
-	target: URL,
+	hop: Hop,
 	run: DownloadRun,
 ): Promise<HttpAnswer> {
 	for (let attempt = 1; ; attempt++) {
 		if (run.signal.aborted) throw endedEarly(this.getNode(), run);
-		const result = await fetchOnce.call(this, target, run);
+		const result = await eachAddress(
+			hop,
+			run.signal,
+			async (address) => await fetchOnce.call(this, hop, address, run),
+		);
 		if (run.signal.aborted) throw endedEarly(this.getNode(), run);
 		if (
 			result.kind === 'answered' &&
@@ -273,9 +279,10 @@ export async function downloadSignedLink(
 	let target = signedLinkTarget(node, url);
 	const run = await startRun(this);
 	for (let hops = 0; ; hops++) {
-		const problem = await linkAddressProblem.call(this, target, run.apiBase);
-		if (problem !== undefined) throw refused(node, hops, problem);
-		const answer = await fetchAnswer.call(this, target, run);
+		const plan = await plannedHop.call(this, target, run);
+		if (run.signal.aborted) throw endedEarly(node, run);
+		if ('problem' in plan) throw refused(node, hops, plan.problem);
+		const answer = await fetchAnswer.call(this, plan.hop, run);
 		if (isSuccess(answer.status)) return fileFrom(answer, target);
 		target = nextLocation(node, target, answer, hops + 1);
 	}
