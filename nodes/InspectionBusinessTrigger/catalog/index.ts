@@ -25,7 +25,7 @@ import {
 } from './words';
 
 export type { Change } from './words';
-export { addedTo, removedFrom } from './words';
+export { addedTo, listChanged, removedFrom } from './words';
 
 /** What Fetch Test Event judges a record by: the record alone, as if it came from nothing. */
 export interface SampleView<M = unknown> {

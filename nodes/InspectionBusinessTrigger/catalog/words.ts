@@ -115,8 +115,12 @@ export function removedFrom<T>(
 	return before.entries.filter((entry) => !has.has(idOf(entry)));
 }
 
-/** Whether a list's ids differ between the versions (by the hash of all ids, when held cut). */
+/**
+ * Whether a list's ids differ between the versions (by the hash of all ids,
+ * when held cut). A list an earlier release stored cut has no hash of its ids
+ * (''): it cannot tell, so it says no.
+ */
 export const listChanged = <T>(now: HeldList<T>, before: HeldList<T>) =>
-	now.idsHash !== before.idsHash;
+	before.idsHash !== '' && now.idsHash !== before.idsHash;
 
 export const namedId = (named: Named) => named.id;

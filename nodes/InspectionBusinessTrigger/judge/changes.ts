@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { addedTo, removedFrom } from '../catalog';
+import { addedTo, listChanged, removedFrom } from '../catalog';
 import type {
 	AnyMemory,
 	HeldList,
@@ -109,7 +109,7 @@ function listChange<M>(field: WatchedField<M>, before: M | null, after: M): IDat
 	const removed = removedFrom(now, was, id);
 	const sameIds = was.complete
 		? added.length === 0 && removed.length === 0
-		: now.idsHash === was.idsHash;
+		: removed.length === 0 && !listChanged(now, was);
 	// A renamed entry is another value; beyond the kept entries of a cut list, names are not known.
 	const sameNames = JSON.stringify(field.of(before)) === JSON.stringify(field.of(after));
 	if (sameIds && (sameNames || !was.complete)) return undefined;

@@ -63,8 +63,14 @@ function email(slot: string, dict: string[]): string | null {
 	return `${unescapeText(slot.slice(0, i))}@${dict[parseInt(slot.slice(i + 1), 36)] ?? ''}`;
 }
 
-/** An earlier list entry that stood for the rest of a long list: `[n more, hash h]`. */
-const STAND_IN = /^\[\d+ more, hash ([0-9a-z]+)\]$/;
+/**
+ * An earlier list entry that stood for the rest of a long list: `[n more, hash
+ * h]`. Its hash covered whole entries, not ids: the list is kept cut with no
+ * hash of its ids (`''`, unknown), so its first change after the upgrade
+ * reports nothing it cannot tell.
+ */
+const STAND_IN = /^\[\d+ more, hash [0-9a-z]+\]$/;
+const UNKNOWN_IDS = { complete: false, idsHash: '' };
 
 function namedList(entries: string[]) {
 	const named = entries.map((entry) => JSON.parse(entry) as Array<string | null>);
@@ -73,7 +79,7 @@ function namedList(entries: string[]) {
 		named.filter((n) => n !== cut).map(([id, name]): Named => ({ id: String(id), name: name ?? null })),
 		(n) => n.id,
 	);
-	return cut ? { ...list, complete: false, idsHash: STAND_IN.exec(String(cut[0]))![1] } : list;
+	return cut ? { ...list, ...UNKNOWN_IDS } : list;
 }
 
 function serviceList(entries: string[]) {
@@ -89,7 +95,7 @@ function serviceList(entries: string[]) {
 			})),
 		serviceId,
 	);
-	return cut ? { ...list, complete: false, idsHash: STAND_IN.exec(String(cut[1]))![1] } : list;
+	return cut ? { ...list, ...UNKNOWN_IDS } : list;
 }
 
 function textList(entries: string[]) {
@@ -98,7 +104,7 @@ function textList(entries: string[]) {
 		entries.filter((entry) => entry !== cut),
 		(t) => t,
 	);
-	return cut ? { ...list, complete: false, idsHash: STAND_IN.exec(cut)![1] } : list;
+	return cut ? { ...list, ...UNKNOWN_IDS } : list;
 }
 
 const INSPECTION_STATUSES = ['draft', 'waiting', 'review', 'confirmed', 'canceled'];
@@ -150,7 +156,9 @@ function inspectionMemory(s: Slots): InspectionMemory {
 		remindedStart: starts.length > 0 ? starts[starts.length - 1] * MINUTE : null,
 		paymentStatus: codeOf(PAYMENT_STATUSES, at(s, 4)),
 		amountDueCents: amountDue,
-		amountPaidCents: null,
+		// Not kept before: what the quote and the amount due say was paid.
+		amountPaidCents:
+			quoteCents !== null && amountDue !== null && quoteCents >= amountDue ? quoteCents - amountDue : null,
 		quoteCents,
 		inspectors: namedList(refs(s, 7)),
 		services: serviceList(refs(s, 8)),
