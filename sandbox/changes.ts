@@ -97,8 +97,8 @@ export const CHANGES: Record<string, Change> = {
 		help: "publishes a confirmed inspection's report",
 		takes: ID,
 		events: [
-			'inspection.published',
-			['inspection.paid_signed_published', `${IF_PAID} and every agreement is signed`],
+			['inspection.published', ONCE],
+			['inspection.paid_signed_published', `${IF_PAID} and every agreement is signed; ${ONCE}`],
 			'inspection.updated',
 		],
 		webhook: 'inspection.published',
@@ -111,6 +111,7 @@ export const CHANGES: Record<string, Change> = {
 			['inspection.paid', ONCE],
 			['inspection.paid_and_signed', `${IF_SIGNED}; ${ONCE}`],
 			['inspection.paid_signed_published', `${IF_SIGNED} and the report is published; ${ONCE}`],
+			'inspection.payment_received',
 			'inspection.updated',
 		],
 		run: payInFull,
@@ -118,7 +119,7 @@ export const CHANGES: Record<string, Change> = {
 	'pay-part': {
 		help: 'pays half of what is due on a confirmed inspection (still not paid)',
 		takes: ID,
-		events: ['inspection.updated'],
+		events: ['inspection.payment_received', 'inspection.updated'],
 		run: payInPart,
 	},
 	sign: {

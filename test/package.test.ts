@@ -40,7 +40,7 @@ function defaultVersion(node: INodeType | IVersionedNodeType): number {
 
 const NODES = [
 	{ folder: 'InspectionBusiness', node: new InspectionBusiness(), version: 2 },
-	{ folder: 'InspectionBusinessTrigger', node: new InspectionBusinessTrigger(), version: 1 },
+	{ folder: 'InspectionBusinessTrigger', node: new InspectionBusinessTrigger(), version: 2 },
 	{
 		folder: 'InspectionBusinessWebhookTrigger',
 		node: new InspectionBusinessWebhookTrigger(),

@@ -64,14 +64,16 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/\\.([^.]+)$/': { attack: megabyte('', '.' + 'a'.repeat(1000) + '\u0000') },
 	},
 	'nodes/InspectionBusiness/helpers/locatorsByVersion.ts': { '/ ID$/': { safe: STATIC } },
-	'nodes/InspectionBusinessTrigger/memory/packing.ts': {
+	'nodes/InspectionBusinessTrigger/memory/records.ts': {
 		'/%u([0-9A-F]{4})/g': { attack: megabyte('', '%u12') },
+		'/-/g': { safe: 'runs on record ids the API checked as UUIDs' },
+	},
+	'nodes/InspectionBusinessTrigger/memory/upgrade.ts': {
+		'/^\\d+$/': { attack: megabyte('1', 'a') },
+		'/^\\[\\d+ more, hash [0-9a-z]+\\]$/': { attack: megabyte('[1 more, hash ', 'a') },
 	},
 	'nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node.ts': {
 		'/[\\s,]+/': { attack: megabyte('a', ' ,') },
-	},
-	'nodes/InspectionBusinessTrigger/memory/fingerprints.ts': {
-		'/-/g': { safe: 'runs on record ids the API checked as UUIDs' },
 	},
 	'nodes/InspectionBusinessWebhookTrigger/auth.ts': {
 		'/^sha256=/i': { safe: SHORT },
