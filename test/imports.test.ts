@@ -87,3 +87,61 @@ describe('imports', () => {
 		expect(named).toEqual([]);
 	});
 });
+
+/**
+ * The polling trigger's rooms (CONTRIBUTING's folder map): each is a folder
+ * with one door, its index.ts, through which every file outside it imports;
+ * and they stand on floors, each importing only the rooms below it: memory
+ * (the state) at the bottom, then catalog (the events), judge (what a version
+ * means), poll (the walks), and the node's own files on top.
+ */
+const TRIGGER = join(root, 'nodes', 'InspectionBusinessTrigger');
+const FLOORS = ['memory', 'catalog', 'judge', 'poll'];
+const roomOf = (file: string) => {
+	const [first, ...rest] = relative(TRIGGER, file).split('/');
+	return rest.length > 0 && FLOORS.includes(first) ? first : undefined;
+};
+
+/** Every import of the trigger that goes into a room but not through its door, or up a floor. */
+function breaches(graph: Map<string, string[]>): string[] {
+	const found: string[] = [];
+	for (const [file, targets] of graph) {
+		if (!file.startsWith(TRIGGER)) continue;
+		const from = roomOf(file);
+		for (const target of targets) {
+			const to = roomOf(target);
+			if (to === undefined || to === from) continue;
+			const name = `${relative(TRIGGER, file)} -> ${relative(TRIGGER, target)}`;
+			if (!target.endsWith(`${to}/index.ts`)) found.push(`${name}: not through the door`);
+			if (from !== undefined && FLOORS.indexOf(to) > FLOORS.indexOf(from))
+				found.push(`${name}: up a floor`);
+		}
+	}
+	return found;
+}
+
+describe("the polling trigger's rooms", () => {
+	const graph = importGraph(tsFiles(TRIGGER));
+
+	it('has its four rooms, each with a door', () => {
+		for (const room of FLOORS) expect(existsSync(join(TRIGGER, room, 'index.ts'))).toBe(true);
+		expect([...graph.keys()].filter((file) => roomOf(file) !== undefined).length).toBeGreaterThan(
+			10,
+		);
+	});
+
+	it('finds a file that reaches into another room, or up a floor', () => {
+		const judge = join(TRIGGER, 'judge', 'version.ts');
+		const probe = new Map([
+			[judge, [join(TRIGGER, 'memory', 'records.ts'), join(TRIGGER, 'poll', 'index.ts')]],
+		]);
+		expect(breaches(probe)).toEqual([
+			'judge/version.ts -> memory/records.ts: not through the door',
+			'judge/version.ts -> poll/index.ts: up a floor',
+		]);
+	});
+
+	it('every import into a room goes through its door, and none goes up a floor', () => {
+		expect(breaches(graph)).toEqual([]);
+	});
+});
