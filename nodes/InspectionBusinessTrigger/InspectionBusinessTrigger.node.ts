@@ -13,7 +13,13 @@ import { isPollEvent, type PollEvent, watchedResources } from './catalog';
 import { EVENTS_PROPERTY, TRIGGER_PROPERTIES } from './description';
 import { readProblem } from './judge';
 import { contentHashOf, holdsNoState } from './memory';
-import { type ChosenOptions, OPTION_DEFAULTS, type OptionName, readOptions, savedIn } from './options';
+import {
+	type ChosenOptions,
+	OPTION_DEFAULTS,
+	type OptionName,
+	readOptions,
+	savedIn,
+} from './options';
 import { apiSource, newestRecords, runPoll } from './poll';
 import { baselineStarts, overlapGuard } from './pollGuards';
 import { pickSample } from './testEvent';

@@ -102,7 +102,8 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 ];
 
 const property = ({ shownWith, ...setting }: (typeof SETTINGS)[number]): INodeProperties => setting;
-const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const byName = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
 
 /** Version 1: every setting in Options, each shown when its events are selected. */
 const OPTIONS_V1: INodeProperties = {
@@ -128,7 +129,9 @@ const MOMENTS_V2: INodeProperties[] = SETTINGS.filter((s) => MOMENT_SETTINGS.inc
 const OPTIONS_V2: INodeProperties = {
 	...OPTIONS_V1,
 	displayOptions: { show: { '@version': [2] } },
-	options: SETTINGS.filter((s) => !MOMENT_SETTINGS.includes(s.name)).map(property).sort(byName),
+	options: SETTINGS.filter((s) => !MOMENT_SETTINGS.includes(s.name))
+		.map(property)
+		.sort(byName),
 };
 
 export const TRIGGER_PROPERTIES: INodeProperties[] = [

@@ -12,13 +12,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiTime } from '../shared/inspectionFacts';
-import {
-	addedTo,
-	type Change,
-	type PollEvent,
-	type SampleView,
-	selectedRows,
-} from './catalog';
+import { addedTo, type Change, type PollEvent, type SampleView, selectedRows } from './catalog';
 import { itemsOf, type TriggerItem, type Verdict } from './judge';
 import {
 	changeTime,
@@ -46,13 +40,18 @@ function viewOf(
 	statuses: readonly string[],
 ): SampleView {
 	const memory = memoryOf(resource, record);
-	const asNew: Change<unknown> = { now: memory, before: null, isNew: true, record, windowStart: null };
+	const asNew: Change<unknown> = {
+		now: memory,
+		before: null,
+		isNew: true,
+		record,
+		windowStart: null,
+	};
 	const created = apiTime(record.created_at);
 	return {
 		asNew,
 		fresh: created !== null && created === apiTime(record.updated_at),
-		timing:
-			resource === 'inspections' ? timingOf(memory as InspectionMemory, now, statuses) : null,
+		timing: resource === 'inspections' ? timingOf(memory as InspectionMemory, now, statuses) : null,
 	};
 }
 
@@ -62,7 +61,10 @@ function verdictOf(resource: Resource, record: IDataObject, events: PollEvent[])
 	const verdict: Verdict = { events, record, previous: null, changes: null };
 	if (resource === 'inspections') {
 		const inspectors = (memory as InspectionMemory).inspectors;
-		verdict.inspectors = { added: addedTo(inspectors, null, true, (n: Named) => n.id), removed: [] };
+		verdict.inspectors = {
+			added: addedTo(inspectors, null, true, (n: Named) => n.id),
+			removed: [],
+		};
 		verdict.amountReceived = ((memory as InspectionMemory).amountPaidCents ?? 0) / 100;
 	}
 	if (resource === 'contacts') verdict.newRoles = (memory as MemoryOf<'contacts'>).rolesHad.entries;

@@ -64,8 +64,10 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		'/\\.([^.]+)$/': { attack: megabyte('', '.' + 'a'.repeat(1000) + '\u0000') },
 	},
 	'nodes/InspectionBusiness/helpers/locatorsByVersion.ts': { '/ ID$/': { safe: STATIC } },
-	'nodes/InspectionBusinessTrigger/memory/records.ts': {
+	'nodes/InspectionBusinessTrigger/memory/codecs.ts': {
 		'/%u([0-9A-F]{4})/g': { attack: megabyte('', '%u12') },
+	},
+	'nodes/InspectionBusinessTrigger/memory/records.ts': {
 		'/-/g': { safe: 'runs on record ids the API checked as UUIDs' },
 	},
 	'nodes/InspectionBusinessTrigger/memory/upgrade.ts': {

@@ -29,11 +29,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type {
-	ListPage,
-	ListRequest,
-	ListSource,
-} from '../../nodes/InspectionBusinessTrigger/poll';
+import type { ListPage, ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll';
 import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 
 export interface Version {

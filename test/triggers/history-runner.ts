@@ -61,7 +61,9 @@ export interface Totals {
 
 /** A record's identity as the in-memory API keys it. */
 const rawKey = (resource: Resource, record: IDataObject) =>
-	resource === 'attachments' ? `${String(record.inspection_id)}/${String(record.id)}` : String(record.id);
+	resource === 'attachments'
+		? `${String(record.inspection_id)}/${String(record.id)}`
+		: String(record.id);
 
 const tagIds = (tags: unknown) =>
 	new Set((Array.isArray(tags) ? (tags as IDataObject[]) : []).map((t) => String(t.id)));
@@ -92,7 +94,9 @@ function checkChanges(item: TriggerItem): void {
 		const expected = shownOnRecord(item.record, field);
 		if (expected === SKIP) continue;
 		const same =
-			field === 'tags' ? sameTags(after, expected) : JSON.stringify(after) === JSON.stringify(expected);
+			field === 'tags'
+				? sameTags(after, expected)
+				: JSON.stringify(after) === JSON.stringify(expected);
 		if (!same)
 			throw new Error(
 				`changes.${field}.after ${JSON.stringify(after)} is not the record's ${JSON.stringify(expected)}`,
@@ -234,7 +238,7 @@ async function poll(
 ) {
 	const baseline = modesAtStart(stored, history.emitExisting);
 	const result = await runPoll(stored, api, {
-			...PER_CHANGE,
+		...PER_CHANGE,
 		events: ALL_EVENTS,
 		overlapMs: OVERLAP_MS,
 		emitExisting: history.emitExisting,

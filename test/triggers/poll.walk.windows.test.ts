@@ -373,7 +373,7 @@ describe('the time-based moments', () => {
 		const poll = async (budgetMs = UNLIMITED) => {
 			api.requests = [];
 			const result = await runPoll(stored, source, {
-			...PER_CHANGE,
+				...PER_CHANGE,
 				events,
 				overlapMs: OVERLAP,
 				emitExisting: false,

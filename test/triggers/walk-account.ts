@@ -13,11 +13,7 @@ import type { PollEvent } from '../../nodes/InspectionBusinessTrigger/catalog';
 import type { TriggerItem } from '../../nodes/InspectionBusinessTrigger/judge';
 import { readState } from '../../nodes/InspectionBusinessTrigger/memory';
 import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll';
-import type {
-	ListPage,
-	ListRequest,
-	ListSource,
-} from '../../nodes/InspectionBusinessTrigger/poll';
+import type { ListPage, ListRequest, ListSource } from '../../nodes/InspectionBusinessTrigger/poll';
 import type { Resource } from '../../nodes/InspectionBusinessTrigger/memory';
 import { FakeApi, type PollPlan, uuid } from './fake-api';
 import { withDefaults } from '../../nodes/InspectionBusinessTrigger/options';

@@ -85,7 +85,10 @@ const published = (m: InspectionMemory) => m.publishedReports > 0;
 const paid = holds('paid');
 const signed = holds('signed');
 /** For a gate: nothing to pay counts as paid, nothing to sign as signed. */
-const paidAndSigned = allOf(either(paid, holds('nothingToPay')), either(signed, holds('nothingToSign')));
+const paidAndSigned = allOf(
+	either(paid, holds('nothingToPay')),
+	either(signed, holds('nothingToSign')),
+);
 const paidSignedPublished = allOf(paidAndSigned, published);
 
 /** Another time than the last known one (a time taken away is compared with the one before it). */
@@ -95,7 +98,9 @@ const rescheduled = ({ now, before }: Change<InspectionMemory>) => {
 };
 /** More reports published than before (the first one included). */
 const morePublished = ({ now, before, isNew: fresh }: Change<InspectionMemory>) =>
-	before === null ? fresh && now.publishedReports > 0 : now.publishedReports > before.publishedReports;
+	before === null
+		? fresh && now.publishedReports > 0
+		: now.publishedReports > before.publishedReports;
 /** Money received: the amount paid rose (a new inspection: anything paid). */
 export const amountReceived = ({ now, before, isNew: fresh }: Change<InspectionMemory>): number => {
 	const was = before === null ? (fresh ? 0 : null) : before.amountPaidCents;
@@ -105,7 +110,10 @@ const feesChanged = ({ now, before, record }: Change<InspectionMemory>) => {
 	if (before === null) return false;
 	const quote = (record.price as { quote?: unknown } | undefined)?.quote;
 	const quoteKnown = typeof quote === 'number' && before.quoteCents !== null;
-	return listChanged(now.services, before.services) || (quoteKnown && now.quoteCents !== before.quoteCents);
+	return (
+		listChanged(now.services, before.services) ||
+		(quoteKnown && now.quoteCents !== before.quoteCents)
+	);
 };
 const inspectorsAdded = (c: Change<InspectionMemory>) =>
 	addedTo(c.now.inspectors, c.before?.inspectors ?? null, c.isNew, namedId).length > 0;
@@ -137,7 +145,8 @@ const ROWS = [
 		value: 'inspection.updated',
 		rank: 160,
 		label: 'Inspection Updated',
-		description: 'Any change to an inspection that is not new, confirmations and reschedules included',
+		description:
+			'Any change to an inspection that is not new, confirmations and reschedules included',
 		resource: 'inspections',
 		happened: notNew,
 		sample: (view) => !view.fresh,
@@ -177,7 +186,7 @@ const ROWS = [
 		rank: 50,
 		label: 'Inspection Report Published',
 		description:
-			"A report of an inspection was published for the first time (with Only Trigger Once off: each time another report is published)",
+			'A report of an inspection was published for the first time (with Only Trigger Once off: each time another report is published)',
 		resource: 'inspections',
 		happened: morePublished,
 		once: { moment: 'published', fact: published },
@@ -250,7 +259,8 @@ const ROWS = [
 		value: 'inspection.inspector_assigned',
 		rank: 110,
 		label: 'Inspection Inspector Assigned',
-		description: 'An inspector was put on an inspection: one item per inspector, named in inspector',
+		description:
+			'An inspector was put on an inspection: one item per inspector, named in inspector',
 		resource: 'inspections',
 		happened: inspectorsAdded,
 		sample: asNew(inspectorsAdded),
@@ -260,7 +270,8 @@ const ROWS = [
 		value: 'inspection.inspector_removed',
 		rank: 120,
 		label: 'Inspection Inspector Removed',
-		description: 'An inspector was taken off an inspection: one item per inspector, named in inspector',
+		description:
+			'An inspector was taken off an inspection: one item per inspector, named in inspector',
 		resource: 'inspections',
 		happened: inspectorsRemoved,
 		sample: never,
@@ -394,7 +405,9 @@ export const selectedRows = (events: readonly PollEvent[]) =>
 /** Only the resources the selected events need, in a fixed order. */
 export function watchedResources(events: readonly PollEvent[]): Resource[] {
 	const needed = new Set(events.map((event) => rowOf(event).resource));
-	return (['contacts', 'inspections', 'events', 'attachments'] as const).filter((r) => needed.has(r));
+	return (['contacts', 'inspections', 'events', 'attachments'] as const).filter((r) =>
+		needed.has(r),
+	);
 }
 
 /** Whether a selected event of `resource` reads the records' memory (else the poll window is all it keeps). */

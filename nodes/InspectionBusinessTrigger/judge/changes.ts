@@ -96,13 +96,22 @@ const isEmpty = (value: unknown) =>
 		Object.values(value).every((v) => Array.isArray(v) && v.length === 0));
 
 /** One list field's change (`before` null: a new record), or undefined when it did not change. */
-function listChange<M>(field: WatchedField<M>, before: M | null, after: M): IDataObject | undefined {
+function listChange<M>(
+	field: WatchedField<M>,
+	before: M | null,
+	after: M,
+): IDataObject | undefined {
 	const { of, idOf, show } = field.list!;
 	const id = idOf as (entry: unknown) => string;
 	const now = of(after);
 	if (before === null) {
 		if (now.entries.length === 0) return undefined;
-		return { before: show([]), after: field.of(after), added: show(now.entries as never[]), removed: show([]) };
+		return {
+			before: show([]),
+			after: field.of(after),
+			added: show(now.entries as never[]),
+			removed: show([]),
+		};
 	}
 	const was = of(before);
 	const added = addedTo(now, was, false, id);

@@ -141,7 +141,8 @@ function startWatching(state: ResourceState, settings: TimeSettings, now: number
 			if (!memory) continue;
 			const { due } = dueMoments(memory, state, settings, now);
 			const starting = due.filter(({ row }) => row.time === 'beforeStart');
-			if (starting.length > 0) state.records.set(key, { ...held, memory: noteDone(memory, starting) });
+			if (starting.length > 0)
+				state.records.set(key, { ...held, memory: noteDone(memory, starting) });
 		}
 	}
 }
@@ -256,7 +257,10 @@ function reportLookedUp(
  * walk cut short may hold an old schedule; the next poll reports what is due
  * then). A lookup the budget does not allow waits for the next poll.
  */
-export async function reportTimeMoments(state: ResourceState, run: TimeMomentRun): Promise<Verdict[]> {
+export async function reportTimeMoments(
+	state: ResourceState,
+	run: TimeMomentRun,
+): Promise<Verdict[]> {
 	const verdicts: Verdict[] = [];
 	startWatching(state, run.settings, run.now);
 	if (state.startingFrom === undefined && state.endedFrom === undefined) {
@@ -294,7 +298,8 @@ export async function reportTimeMoments(state: ResourceState, run: TimeMomentRun
 			break;
 		}
 		const found = new Map(records.map((r) => [String(r.id).toLowerCase(), r]));
-		for (const [id, entry] of byId) skipped += reportLookedUp(state, entry, found.get(id), run, verdicts);
+		for (const [id, entry] of byId)
+			skipped += reportLookedUp(state, entry, found.get(id), run, verdicts);
 	}
 	if (skipped > 0) run.skippedLate(skipped);
 	return verdicts;

@@ -67,7 +67,11 @@ export interface Listing {
  * (a fault in the code that reads it) is reported as unreadable rather than
  * failing the poll.
  */
-export function judgeVersion(ctx: JudgeContext, record: IDataObject, listing: Listing): Verdict | null {
+export function judgeVersion(
+	ctx: JudgeContext,
+	record: IDataObject,
+	listing: Listing,
+): Verdict | null {
 	try {
 		return judge(ctx, record, listing);
 	} catch (error) {
@@ -82,13 +86,16 @@ function holding(ctx: JudgeContext, memory: AnyMemory): OnceMoment[] {
 	const inspection = memory as InspectionMemory;
 	const moments: OnceMoment[] = [];
 	for (const row of EVENT_ROWS)
-		if (row.resource === 'inspections' && row.once?.fact?.(inspection)) moments.push(row.once.moment);
+		if (row.resource === 'inspections' && row.once?.fact?.(inspection))
+			moments.push(row.once.moment);
 	return moments;
 }
 
 /** Whether a baseline reports this version: dated after it began, so a change made while it ran. */
 const changedSinceBaselineBegan = (state: ResourceState, updatedAt: number, listing: Listing) =>
-	!listing.existedAtBaseline && state.baselineBegan !== undefined && updatedAt > state.baselineBegan;
+	!listing.existedAtBaseline &&
+	state.baselineBegan !== undefined &&
+	updatedAt > state.baselineBegan;
 
 /** The events of a change by the catalog's rules, selected, with Only Trigger Once applied. */
 function eventsOf(ctx: JudgeContext, change: Change<AnyMemory>): PollEvent[] {
@@ -141,10 +148,12 @@ function judge(ctx: JudgeContext, record: IDataObject, listing: Listing): Verdic
 	if (held && held.updatedAt === updatedAt && held.hash === hash) return null;
 	const before = held?.memory ?? null;
 	// During a baseline, what is new is judged against the moment it began.
-	const windowStart = state.phase === 'baseline' ? (state.baselineBegan ?? null) : listing.windowStart;
+	const windowStart =
+		state.phase === 'baseline' ? (state.baselineBegan ?? null) : listing.windowStart;
 	const createdAt = apiTime(record.created_at);
 	const isNew =
-		held === undefined && (windowStart === null || (createdAt !== null && createdAt >= windowStart));
+		held === undefined &&
+		(windowStart === null || (createdAt !== null && createdAt >= windowStart));
 	const now = memoryOf(resource as HeldResource, record, before ?? undefined) as AnyMemory;
 	const change: Change<AnyMemory> = { now, before, isNew, record, windowStart };
 	if (held !== undefined && before === null) change.versionSeenAt = held.updatedAt;

@@ -138,7 +138,10 @@ function inspectionMemory(record: IDataObject, before?: InspectionMemory): Inspe
 		happened: before?.happened ?? [],
 		start,
 		lastStart: start !== null ? null : (before?.start ?? before?.lastStart ?? null),
-		lengthQuarters: Math.min(Math.ceil(plannedLengthMs(record) / QUARTER_HOUR), MAX_LENGTH_QUARTERS),
+		lengthQuarters: Math.min(
+			Math.ceil(plannedLengthMs(record) / QUARTER_HOUR),
+			MAX_LENGTH_QUARTERS,
+		),
 		remindedStart: before?.remindedStart ?? null,
 		paymentStatus: text(price.payment_status),
 		amountDueCents: cents(price.amount_due),

@@ -198,7 +198,8 @@ function forget(records: RecordBook, key: string, keepVersionsFrom: number | nul
 	const held = records.get(key);
 	if (held === undefined) return;
 	if (keepVersionsFrom !== null && held.updatedAt < keepVersionsFrom) records.delete(key);
-	else if (held.memory !== undefined) records.set(key, { updatedAt: held.updatedAt, hash: held.hash });
+	else if (held.memory !== undefined)
+		records.set(key, { updatedAt: held.updatedAt, hash: held.hash });
 }
 
 /**

@@ -43,7 +43,11 @@ const text = (slot: string): string | null =>
 const ref = (s: Slots, i: number): string | null =>
 	at(s, i) === '' ? null : (s.dict[parseInt(at(s, i), 36)] ?? '');
 const refs = (s: Slots, i: number): string[] =>
-	at(s, i) === '' ? [] : at(s, i).split('+').map((r) => s.dict[parseInt(r, 36)] ?? '');
+	at(s, i) === ''
+		? []
+		: at(s, i)
+				.split('+')
+				.map((r) => s.dict[parseInt(r, 36)] ?? '');
 /** Times were whole minutes when shorter than 8 digits, else ms. */
 function time(slot: string): number | null {
 	if (slot === '') return null;
@@ -76,7 +80,9 @@ function namedList(entries: string[]) {
 	const named = entries.map((entry) => JSON.parse(entry) as Array<string | null>);
 	const cut = named.find(([id]) => STAND_IN.test(String(id)));
 	const list = heldList(
-		named.filter((n) => n !== cut).map(([id, name]): Named => ({ id: String(id), name: name ?? null })),
+		named
+			.filter((n) => n !== cut)
+			.map(([id, name]): Named => ({ id: String(id), name: name ?? null })),
 		(n) => n.id,
 	);
 	return cut ? { ...list, ...UNKNOWN_IDS } : list;
@@ -88,11 +94,13 @@ function serviceList(entries: string[]) {
 	const list = heldList(
 		parsed
 			.filter((p) => p !== cut)
-			.map(([kind, id, name]): Service => ({
-				kind: kind === 'a' ? 'add_on' : 'service',
-				id: String(id),
-				name: name ?? null,
-			})),
+			.map(
+				([kind, id, name]): Service => ({
+					kind: kind === 'a' ? 'add_on' : 'service',
+					id: String(id),
+					name: name ?? null,
+				}),
+			),
 		serviceId,
 	);
 	return cut ? { ...list, ...UNKNOWN_IDS } : list;
@@ -120,7 +128,12 @@ const REPORTED_BITS: Array<[number, OnceMoment]> = [
 ];
 
 /** Slots an earlier entry of each resource needs for a memory; fewer: version only. */
-const FULL_SLOTS: Record<HeldResource, number> = { contacts: 4, inspections: 10, events: 4, attachments: 0 };
+const FULL_SLOTS: Record<HeldResource, number> = {
+	contacts: 4,
+	inspections: 10,
+	events: 4,
+	attachments: 0,
+};
 
 function inspectionMemory(s: Slots): InspectionMemory {
 	const [head = 0, reported = 0, ...starts] = at(s, 6)
@@ -158,7 +171,9 @@ function inspectionMemory(s: Slots): InspectionMemory {
 		amountDueCents: amountDue,
 		// Not kept before: what the quote and the amount due say was paid.
 		amountPaidCents:
-			quoteCents !== null && amountDue !== null && quoteCents >= amountDue ? quoteCents - amountDue : null,
+			quoteCents !== null && amountDue !== null && quoteCents >= amountDue
+				? quoteCents - amountDue
+				: null,
 		quoteCents,
 		inspectors: namedList(refs(s, 7)),
 		services: serviceList(refs(s, 8)),
@@ -220,7 +235,9 @@ function upgradeResource(resource: HeldResource, stored: IDataObject): IDataObje
 		phase: stored.mode,
 		highWaterMark: stored.position,
 		serverClockOffset: stored.clockOffset,
-		unfinishedWalk: walk ? Object.fromEntries(WALK_NAMES.map(([was, is]) => [is, walk[was]])) : undefined,
+		unfinishedWalk: walk
+			? Object.fromEntries(WALK_NAMES.map(([was, is]) => [is, walk[was]]))
+			: undefined,
 		inheritedWindowStart: stored.priorFloor,
 		baselineBegan: stored.began,
 		startingFrom: stored.startingFrom,
@@ -235,7 +252,11 @@ export function upgradeState(data: IDataObject): IDataObject | undefined {
 	const upgraded: IDataObject = { format: 2, goesFirst: data.first };
 	for (const resource of RESOURCES) {
 		const stored = data[resource];
-		if (typeof stored === 'object' && stored !== null && typeof (stored as IDataObject).seen === 'string')
+		if (
+			typeof stored === 'object' &&
+			stored !== null &&
+			typeof (stored as IDataObject).seen === 'string'
+		)
 			upgraded[resource] = upgradeResource(resource, stored as IDataObject);
 	}
 	return upgraded;

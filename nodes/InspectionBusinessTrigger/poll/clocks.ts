@@ -37,7 +37,6 @@ export class Budget {
 	}
 }
 
-
 /**
  * How much earlier than its own window the state remembers versions: a server
  * clock set back by up to this much re-opens a window whose versions the

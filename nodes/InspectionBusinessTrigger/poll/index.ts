@@ -123,7 +123,9 @@ function datingBaselines(
 				state.baselineBegan = start;
 				given = start;
 			}
-			return given !== undefined && start === page.serverTime ? { ...page, datedBaseline: true } : page;
+			return given !== undefined && start === page.serverTime
+				? { ...page, datedBaseline: true }
+				: page;
 		},
 	};
 	return { reader, start: () => given };
@@ -135,7 +137,8 @@ function activityOf(resource: Resource, options: PollOptions): Keeping['activity
 	const endedSelected = options.events.includes('inspection.ended');
 	return (updatedAt, memory) => {
 		const end = memory ? endOf(memory as InspectionMemory) : null;
-		const ended = end === null ? -Infinity : end + (endedSelected ? options.endedHours * 3_600_000 : 0);
+		const ended =
+			end === null ? -Infinity : end + (endedSelected ? options.endedHours * 3_600_000 : 0);
 		return Math.max(updatedAt, ended);
 	};
 }
@@ -152,7 +155,10 @@ export async function runPoll(
 	const firstPoll = Object.keys(states).length === 0;
 	const order = turnOrder(watchedResources(options.events), goesFirst);
 	for (const resource of order)
-		states[resource] ??= freshState(resource, firstPoll && options.emitExisting ? 'existing' : 'baseline');
+		states[resource] ??= freshState(
+			resource,
+			firstPoll && options.emitExisting ? 'existing' : 'baseline',
+		);
 	const { reader, start } = datingBaselines(source, states, options.baselineBegan);
 	const budget = new Budget(options);
 	const verdicts: Verdict[] = [];
@@ -177,11 +183,17 @@ export async function runPoll(
 		else if (!done) unfinished ??= resource;
 		// A walk cut short may hold an old schedule: the next poll reports what is due then.
 		if (resource === 'inspections' && done)
-			verdicts.push(...(await timeMoments({ ...ctx, now: serverNow(state, options) }, source, budget, options)));
+			verdicts.push(
+				...(await timeMoments({ ...ctx, now: serverNow(state, options) }, source, budget, options)),
+			);
 		holdWhatIsNeeded(resource, state, ctx.needsMemory, options);
 	}
 	const watched = order.map((resource) => states[resource]!);
-	keepWithinBudget(watched, (state) => activityOf(resourceOf(states, state), options), options.stateBudget);
+	keepWithinBudget(
+		watched,
+		(state) => activityOf(resourceOf(states, state), options),
+		options.stateBudget,
+	);
 	const goesFirstNext = unreached ?? unfinished;
 	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
 	const kept = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
@@ -200,7 +212,11 @@ const resourceOf = (states: Partial<Record<Resource, ResourceState>>, state: Res
 const serverNow = (state: ResourceState, options: PollOptions) =>
 	options.now() + (state.serverClockOffset ?? 0);
 
-function judgeContext(resource: Resource, state: ResourceState, options: PollOptions): JudgeContext {
+function judgeContext(
+	resource: Resource,
+	state: ResourceState,
+	options: PollOptions,
+): JudgeContext {
 	return {
 		resource,
 		state,
@@ -235,7 +251,8 @@ function holdWhatIsNeeded(
 	const sweep =
 		!memoryNeeded ||
 		options.recordCap !== undefined ||
-		(state.records.changed && (state.sweptAt === undefined || now - state.sweptAt >= SWEEP_EVERY_MS));
+		(state.records.changed &&
+			(state.sweptAt === undefined || now - state.sweptAt >= SWEEP_EVERY_MS));
 	if (!sweep) return;
 	letGo(state.records, {
 		now,
@@ -259,7 +276,9 @@ async function timeMoments(
 		now: ctx.now,
 		async lookUp(query) {
 			if (!budget.allows(1)) return null;
-			const page = await budget.timed(() => source.fetch({ resource: 'inspections', query, cursor: null }));
+			const page = await budget.timed(() =>
+				source.fetch({ resource: 'inspections', query, cursor: null }),
+			);
 			return page.outOfTime ? null : page.records;
 		},
 		judge: (record) => judgeVersion(ctx, record, { windowStart: null, existedAtBaseline: false }),

@@ -19,8 +19,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../shared/endpoints';
-import { type JudgeContext, judgeUnreadable, judgeVersion, readProblem, type Verdict } from '../judge';
-import { changeTime, REMEMBER_MS, type Resource, type ResourceState, type UnfinishedWalk } from '../memory';
+import {
+	type JudgeContext,
+	judgeUnreadable,
+	judgeVersion,
+	readProblem,
+	type Verdict,
+} from '../judge';
+import {
+	changeTime,
+	REMEMBER_MS,
+	type Resource,
+	type ResourceState,
+	type UnfinishedWalk,
+} from '../memory';
 import { type Budget, CLOCK_JUMP_TOLERANCE_MS, followServerClock } from './clocks';
 import type { ListPage, ListSource } from './types';
 
