@@ -18,7 +18,7 @@ import { nodeItems, type ExecutionOutput, type N8nWorkflow } from '../../scripts
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { SANDBOX_WEBHOOK_CREDENTIAL, sandboxCredential } from '../../scripts/workflows';
 import { REPLAY_MEMORY } from '../../nodes/InspectionBusinessWebhookTrigger/replay';
-import { WALK_LIMITS } from '../../nodes/shared/transport/progress';
+import { TRANSPORT_LIMITS } from '../../nodes/shared/transport/limits';
 import { settledExecutions } from './support/deliveries';
 import { useN8n } from './support/instance';
 import { actionNode, chain, manualTrigger, NODE_TYPES } from './workflows/build';
@@ -103,13 +103,13 @@ beforeAll(async () => {
 	executeMs = Date.now() - started;
 }, 15 * 60_000);
 
-it(`Get Many (Return All) on endless pages fails its item with the API's fault after ${WALK_LIMITS.barrenPagesInARow} requests`, async () => {
+it(`Get Many (Return All) on endless pages fails its item with the API's fault after ${TRANSPORT_LIMITS.barrenPagesInARow} requests`, async () => {
 	const [item] = nodeItems(output, ACTIONS.getMany);
 	expect(item.json.error).toBe(
-		`The API's pages do not end: ${WALK_LIMITS.barrenPagesInARow} pages in a row brought no new record, each with a new cursor`,
+		`The API's pages do not end: ${TRANSPORT_LIMITS.barrenPagesInARow} pages in a row brought no new record, each with a new cursor`,
 	);
 	const pages = await instance.control.requests({ pathPrefix: '/_hostile/endless-pages/' });
-	expect(pages.count).toBe(WALK_LIMITS.barrenPagesInARow);
+	expect(pages.count).toBe(TRANSPORT_LIMITS.barrenPagesInARow);
 	// The whole `n8n execute`, its start included; before the bound it never ended on its own.
 	expect(executeMs).toBeLessThan(5 * 60_000);
 });

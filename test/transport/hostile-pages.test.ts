@@ -11,7 +11,8 @@
  */
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
 import { getByIds, readAll } from '../../nodes/shared/transport/pages';
-import { WALK_LIMITS, WalkProgress } from '../../nodes/shared/transport/progress';
+import { TRANSPORT_LIMITS } from '../../nodes/shared/transport/limits';
+import { WalkProgress } from '../../nodes/shared/transport/progress';
 import { runNode, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { failureOf, inNode, TEST_NODE } from './context';
 import { startFakeApi } from './fake-api';
@@ -22,7 +23,7 @@ const hostile = (fault: string) =>
 const requestsTo = async (fault: string) =>
 	(await sandbox.control.requests({ pathPrefix: `/_hostile/${fault}/` })).count;
 
-const BARREN = WALK_LIMITS.barrenPagesInARow;
+const BARREN = TRANSPORT_LIMITS.barrenPagesInARow;
 
 describe.each([
 	[
