@@ -100,15 +100,22 @@ type BodyStream = AsyncIterable<Buffer | string> & { destroy?: (error?: Error) =
 const isStream = (body: unknown): body is BodyStream =>
 	typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
 
-/** Closes a body that will not be read (and with it the connection). */
+/**
+ * Closes a body that will not be read. Destroying the stream n8n hands back
+ * does not always reach the connection (axios wraps the socket's stream in
+ * one that lets go of it only once read), so an attempt also aborts its
+ * request (`AttemptRun.close`), which closes the socket.
+ */
 function discard(body: unknown): void {
 	if (isStream(body)) body.destroy?.();
 }
 
 /** What ends one attempt, and what it may read. */
 export interface AttemptRun {
-	/** Aborts at the deadline, at n8n's Stop or at the caller's end, whichever comes first. */
+	/** Aborts at the deadline, at n8n's Stop, at the caller's end or at `close`, whichever comes first. */
 	signal: AbortSignal;
+	/** Ends the attempt's request, closing its connection: its answer will not be read further. */
+	close: () => void;
 	/** n8n's Stop and the caller's end alone, to tell them from the deadline. */
 	stopped: () => boolean;
 	/** The attempt's deadline, its duration in `ms`. */
@@ -128,8 +135,10 @@ export function startAttempt(context: N8nContext, ms: number, stop?: AbortSignal
 		'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 	const deadline = AbortSignal.timeout(ms);
 	const ends = [cancel, stop].filter((signal): signal is AbortSignal => signal !== undefined);
+	const closing = new AbortController();
 	return {
-		signal: AbortSignal.any([deadline, ...ends]),
+		signal: AbortSignal.any([deadline, closing.signal, ...ends]),
+		close: () => closing.abort(),
 		stopped: () => ends.some((signal) => signal.aborted),
 		deadline,
 		ms,
@@ -232,12 +241,14 @@ export async function readAnswer(pending: Promise<unknown>, run: AttemptRun): Pr
 	const head = answerHead(response);
 	const announced = Number(head.headers['content-length']);
 	if (announced > run.maxBytes) {
+		run.close();
 		discard(response.body);
 		const oversized = { announcedBytes: announced };
 		return { kind: 'answered', answer: { ...head, body: Buffer.alloc(0), oversized } };
 	}
 	try {
 		const { bytes, over } = await readCapped(response.body, run.maxBytes, run.signal);
+		if (over) run.close();
 		return {
 			kind: 'answered',
 			answer: over ? { ...head, body: bytes, oversized: {} } : { ...head, body: bytes },
