@@ -201,9 +201,11 @@ async function takeSlot(
 			deadline: () => (attempts.deadline ??= Date.now() + settings.rateLimitDeadlineMs),
 		});
 	} catch (error) {
-		if (!(error instanceof SlotWaitEnded)) throw error;
-		if (error.reason === 'deadline') throw rateLimitWaitError(this.getNode(), settings, attempts);
-		throw new NodeOperationError(this.getNode(), error.message, {
+		if (error instanceof SlotWaitEnded && error.reason === 'deadline')
+			throw rateLimitWaitError(this.getNode(), settings, attempts);
+		// Stopped: by n8n's Stop, or by the caller's end (a webhook batch's deadline).
+		const message = error instanceof Error ? error.message : String(error);
+		throw new NodeOperationError(this.getNode(), message, {
 			description: 'The request was not sent.',
 		});
 	}
