@@ -18,7 +18,8 @@
  * - the process's memory for data rose less than the cap times a small factor;
  * - no slot of the key's pacer is held, and a request of the key to a sane API is answered.
  *
- * A fixed seed and ANSWERS_FUZZ_RUNS runs (default 12) in the normal test run; more as a bench:
+ * Six fixed scripts (one per kind of hostility) and ANSWERS_FUZZ_RUNS drawn ones (default 12,
+ * from a fixed seed) in the normal test run; more as a bench:
  * `ANSWERS_FUZZ_RUNS=300 ANSWERS_FUZZ_SEED=<n> SKIP_E2E=1 npx jest test/transport/answers.property.test.ts`.
  */
 import fc from 'fast-check';
@@ -253,13 +254,45 @@ async function check(operation: Operation, played: Script): Promise<void> {
 	expect(answer).toMatchObject({ data: [] });
 }
 
-it(`${RUNS} hostile scripts: every call ends in time with a value or a clear error, within the cap, the key free`, async () => {
+const LAST_PAGE: Behaviour = {
+	kind: 'page',
+	records: 1,
+	fresh: false,
+	next: false,
+	total: 'count',
+	encoding: 'identity',
+};
+const big = (encoding: Encoding, announced: boolean): Behaviour => ({
+	kind: 'big',
+	times: 64,
+	encoding,
+	announced,
+});
+/** Run every time besides the drawn ones, so that a normal run meets each kind of hostility. */
+const EXAMPLES: Array<[Operation, Script]> = [
+	['returnAll', { steps: [big('identity', false)], tail: LAST_PAGE }],
+	['get', { steps: [big('gzip', false)], tail: LAST_PAGE }],
+	['create', { steps: [big('br', true)], tail: LAST_PAGE }],
+	['refetch', { steps: [], tail: { kind: 'drip' } }],
+	['returnAll', { steps: [], tail: { ...LAST_PAGE, fresh: true, next: true, total: 'growing' } }],
+	[
+		'limit',
+		{ steps: [{ kind: 'silent' }, { kind: 'reset' }], tail: { kind: 'limited', retryAfterS: 0 } },
+	],
+];
+
+it(`${RUNS} hostile scripts and ${EXAMPLES.length} fixed ones: every call ends in time with a value or a clear error, within the cap, the key free`, async () => {
 	await fc.assert(
 		fc.asyncProperty(
 			fc.constantFrom<Operation>('returnAll', 'limit', 'get', 'create', 'refetch'),
 			script,
 			check,
 		),
-		{ numRuns: RUNS, seed: SEED, endOnFailure: process.env.ANSWERS_FUZZ_SHRINK !== '1' },
+		{
+			numRuns: RUNS,
+			seed: SEED,
+			examples: EXAMPLES,
+			endOnFailure: process.env.ANSWERS_FUZZ_SHRINK !== '1',
+		},
 	);
 }, 600_000);
