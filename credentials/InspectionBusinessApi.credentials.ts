@@ -159,7 +159,7 @@ export class InspectionBusinessApi implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 1440 },
 			default: 10,
 			description:
-				'How long one request keeps waiting while the API answers "too many requests" (for example when other n8n instances use the same key) before the workflow fails. A long Return All keeps going as long as requests get through.',
+				'How long one request keeps waiting for the rate limit (for a free slot of Requests per Minute, and while the API answers "too many requests", for example when other n8n instances use the same key) before the workflow fails. A long Return All keeps going as long as requests get through.',
 		},
 	];
 

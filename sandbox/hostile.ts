@@ -17,7 +17,10 @@
  *   `details` nested DEEP_ERROR_LEVELS levels deep;
  * - `inside-links[/<port>]`: every list holds attachments whose signed links
  *   point inside the user's network (insideLinks), `<port>` standing for
- *   n8n's own (5678 when left out).
+ *   n8n's own (5678 when left out);
+ * - answers without end, in bytes, time, pages or 429s (`gzip-bomb`,
+ *   `huge-answer`, `drip-answer`, `fresh-pages`, `rate-limited`):
+ *   ./hostile-answers.ts.
  *
  * Signed links and senders, each at its own path:
  *
@@ -35,6 +38,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { isLoopback } from './control';
+import { serveHostileAnswer } from './hostile-answers';
 import { ApiError, errorReply, ok, readOptionalJson, writeReply, type Reply } from './http';
 
 export const HOSTILE_PREFIX = '/_hostile/';
@@ -219,6 +223,7 @@ export async function handleHostile(
 	const [fault = '', ...rest] = url.pathname.slice(HOSTILE_PREFIX.length).split('/');
 	if (fault === 'slow-file')
 		return drip(res, number(url, 'bytes', 1000), number(url, 'every_ms', 500));
+	if (await serveHostileAnswer(res, fault, rest)) return;
 	const reply =
 		(fault === 'deliveries' && req.method === 'POST' ? await sendDeliveries(req) : undefined) ??
 		(fault === 'file-name' ? namedFile(url) : undefined) ??

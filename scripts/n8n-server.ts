@@ -58,6 +58,11 @@ export class N8nServer {
 		return this.child.running;
 	}
 
+	/** The n8n process's id (n8n runs in the process started, not a child of it). */
+	get pid(): number | undefined {
+		return this.child.pid;
+	}
+
 	/** The server's recent output, for failure messages. */
 	get log(): string {
 		return this.child.log;

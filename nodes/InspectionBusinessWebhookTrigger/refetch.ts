@@ -8,12 +8,17 @@
  * id that joined meanwhile. Deliveries arriving while a batch is being read (for instance while it
  * waits for the key's rate budget) join the next one. The sender is never kept waiting on this:
  * the trigger acknowledges a delivery before it asks for its record.
+ *
+ * A batch has a deadline (TRANSPORT_LIMITS.refetchBatchMs), waits for the rate limit included:
+ * at it the batch's reading stops and each of its deliveries fails its execution with the reason,
+ * so an API that answers a byte at a time, or never, cannot hold the deliveries behind it.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { LIMITS } from '../shared/endpoints';
 import { idKey } from '../shared/rules/query';
+import { duration, TRANSPORT_LIMITS } from '../shared/transport/limits';
 import { getByIds } from '../shared/transport/pages';
 import type { RecordList } from './payload';
 
@@ -31,17 +36,37 @@ interface Waiting {
 /** Open batches, per trigger node and list (ids of one list go in one request). */
 const batches = new Map<string, Waiting[]>();
 
+/** `reading`, or a rejection the moment `deadline` passes, whether or not the reading heeds it. */
+async function byDeadline<T>(reading: Promise<T>, deadline: AbortSignal): Promise<T> {
+	return await new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(deadline.reason);
+		deadline.addEventListener('abort', onAbort, { once: true });
+		void reading
+			.then(resolve, reject)
+			.finally(() => deadline.removeEventListener('abort', onAbort));
+	});
+}
+
+/** Reads one batch within its deadline; every delivery of it is settled, never left waiting. */
 async function readBatch(batch: Waiting[], list: RecordList): Promise<void> {
+	const ms = TRANSPORT_LIMITS.refetchBatchMs;
+	const deadline = AbortSignal.timeout(ms);
 	try {
-		const found = await getByIds.call(
+		const reading = getByIds.call(
 			batch[0].context,
 			list.endpoint,
 			batch.map(({ id }) => id),
-			{ query: list.query },
+			{ query: list.query, signal: deadline },
 		);
+		const found = await byDeadline(reading, deadline);
 		for (const waiting of batch) waiting.resolve(found.get(idKey(waiting.id)) ?? null);
 	} catch (error) {
-		for (const waiting of batch) waiting.reject(error);
+		const reason = deadline.aborted
+			? new Error(
+					`the API did not give the record within ${duration(ms)}, the most a re-fetch may take`,
+				)
+			: error;
+		for (const waiting of batch) waiting.reject(reason);
 	}
 }
 

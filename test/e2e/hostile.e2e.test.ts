@@ -10,16 +10,27 @@
  *   download is refused before anything is sent (before: n8n's own port answered as a file);
  * - 20 webhook deliveries with 1 MB delivery ids (`POST /_hostile/deliveries`) leave the trigger's
  *   static data in n8n's database under its bound per delivery (before: 20 MB), and a repeat of
- *   one is still recognised.
+ *   one is still recognised;
+ * - the transport's limits (TRANSPORT_LIMITS, at their real values) in the running n8n, three
+ *   workflows at once, each a Contact → Get Many (Return All) against a hostile API and then a
+ *   request of the same key to the sandbox: a 0.6 MB gzip that unpacks to 600 MB
+ *   (`/_hostile/gzip-bomb`), headers then a blank a second (`/_hostile/drip-answer`), and pages of
+ *   one new record with a growing `total` (`/_hostile/fresh-pages/growing`). Each item fails with
+ *   the limit named, within its deadline, n8n's memory grows far less than the bomb, and the
+ *   key's next request is answered (before: the bomb and the drip never ended, nor did the pages).
  */
+import { readFileSync } from 'node:fs';
+
 import { insideLinks } from '../../sandbox/hostile';
+import { SANDBOX_KEYS } from '../../sandbox/keys';
 import { N8nDatabase } from '../../scripts/n8n-database';
 import { nodeItems, type ExecutionOutput, type N8nWorkflow } from '../../scripts/n8n-instance';
 import { ensureRuntime } from '../../scripts/n8n-runtime';
 import { SANDBOX_WEBHOOK_CREDENTIAL, sandboxCredential } from '../../scripts/workflows';
 import { REPLAY_MEMORY } from '../../nodes/InspectionBusinessWebhookTrigger/replay';
-import { WALK_LIMITS } from '../../nodes/shared/transport/progress';
-import { settledExecutions } from './support/deliveries';
+import { TRANSPORT_LIMITS } from '../../nodes/shared/transport/limits';
+import { RETRY } from '../../nodes/shared/transport/retry';
+import { nodeItems as executedItems, settledExecutions } from './support/deliveries';
 import { useN8n } from './support/instance';
 import { actionNode, chain, manualTrigger, NODE_TYPES } from './workflows/build';
 
@@ -103,13 +114,13 @@ beforeAll(async () => {
 	executeMs = Date.now() - started;
 }, 15 * 60_000);
 
-it(`Get Many (Return All) on endless pages fails its item with the API's fault after ${WALK_LIMITS.barrenPagesInARow} requests`, async () => {
+it(`Get Many (Return All) on endless pages fails its item with the API's fault after ${TRANSPORT_LIMITS.barrenPagesInARow} requests`, async () => {
 	const [item] = nodeItems(output, ACTIONS.getMany);
 	expect(item.json.error).toBe(
-		`The API's pages do not end: ${WALK_LIMITS.barrenPagesInARow} pages in a row brought no new record, each with a new cursor`,
+		`The API's pages do not end: ${TRANSPORT_LIMITS.barrenPagesInARow} pages in a row brought no new record, each with a new cursor`,
 	);
 	const pages = await instance.control.requests({ pathPrefix: '/_hostile/endless-pages/' });
-	expect(pages.count).toBe(WALK_LIMITS.barrenPagesInARow);
+	expect(pages.count).toBe(TRANSPORT_LIMITS.barrenPagesInARow);
 	// The whole `n8n execute`, its start included; before the bound it never ended on its own.
 	expect(executeMs).toBeLessThan(5 * 60_000);
 });
@@ -160,5 +171,165 @@ describe('a sender of deliveries with 1 MB ids', () => {
 		process.stderr.write(
 			`[hostile e2e] static data after ${COUNT} deliveries with 1 MB ids: ${bytes} bytes\n`,
 		);
+	});
+});
+
+/**
+ * The limits at work in the running n8n. Each workflow starts from n8n's own Webhook node (so it
+ * runs in the server, where its memory is watched), asks a hostile API with its own key, and then
+ * asks the sandbox with the same key: the key's next request.
+ */
+describe("the transport's limits in a real n8n", () => {
+	const MB = 1024 * 1024;
+	const limits = TRANSPORT_LIMITS;
+	interface Case {
+		id: string;
+		path: string;
+		fault: string;
+		key: keyof typeof SANDBOX_KEYS;
+		/** Requests per Minute: 1 for the bomb, so a slot it kept would hold the key's next request for good. */
+		rate: number;
+		webhookId: string;
+	}
+	const CASES = {
+		bomb: {
+			id: 'IbHostileBomb001',
+			path: 'ib-hostile-bomb',
+			fault: 'gzip-bomb',
+			key: 'acmeOwner',
+			rate: 1,
+			webhookId: '5b1e7c3a-0b4d-4e6f-8a2c-1d3e5f7a9b01',
+		},
+		drip: {
+			id: 'IbHostileDrip001',
+			path: 'ib-hostile-drip',
+			fault: 'drip-answer',
+			key: 'acmeOwner2',
+			rate: 120,
+			webhookId: '5b1e7c3a-0b4d-4e6f-8a2c-1d3e5f7a9b02',
+		},
+		pages: {
+			id: 'IbHostilePages02',
+			path: 'ib-hostile-pages',
+			fault: 'fresh-pages/growing',
+			key: 'acmeStaff',
+			rate: 6000,
+			webhookId: '5b1e7c3a-0b4d-4e6f-8a2c-1d3e5f7a9b03',
+		},
+	} satisfies Record<string, Case>;
+	const HOSTILE_NODE = 'Contacts (hostile)';
+	const NEXT_NODE = 'Tags (the same key)';
+
+	const credential = (c: Case, hostile: boolean) => ({
+		id: `${c.id.slice(0, 13)}${hostile ? 'Hst' : 'San'}`,
+		name: `${c.fault} ${hostile ? 'hostile' : 'sane'}`,
+		type: 'inspectionBusinessApi',
+		data: {
+			apiKey: SANDBOX_KEYS[c.key],
+			baseUrl: hostile ? `${instance.sandboxUrl}/_hostile/${c.fault}` : instance.sandboxUrl,
+			requestsPerMinute: c.rate,
+			rateLimitWaitMinutes: 3,
+		},
+	});
+	const workflow = (c: Case): N8nWorkflow =>
+		chain(c.id, `Hostile limits: ${c.fault}`, [
+			{
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				webhookId: c.webhookId,
+				parameters: { path: c.path, httpMethod: 'GET', responseMode: 'onReceived' },
+			},
+			actionNode(
+				credential(c, true),
+				HOSTILE_NODE,
+				'contact',
+				'getAll',
+				{ returnAll: true },
+				CONTINUE,
+			),
+			actionNode(credential(c, false), NEXT_NODE, 'tag', 'getAll', { returnAll: false, limit: 1 }),
+		]);
+
+	/** The n8n process's resident memory, in bytes. */
+	const residentBytes = (pid: number) =>
+		Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+	const runs = new Map<
+		string,
+		{ item: Record<string, unknown>; nodeMs: number; next: unknown[] }
+	>();
+	let peakGrowth = 0;
+
+	beforeAll(async () => {
+		const all = Object.values(CASES);
+		await instance.userFolder.importCredentials(
+			all.flatMap((c) => [credential(c, true), credential(c, false)]),
+		);
+		await instance.userFolder.importWorkflows(all.map(workflow));
+		for (const c of all) await instance.rest.publish(c.id);
+		await instance.control.clearRequests();
+		const pid = instance.pid!;
+		const before = residentBytes(pid);
+		let peak = before;
+		const sampler = setInterval(() => (peak = Math.max(peak, residentBytes(pid))), 200);
+		try {
+			for (const c of all) {
+				const answer = await fetch(`${instance.url}/webhook/${c.path}`);
+				expect(answer.status).toBe(200);
+			}
+			const database = new N8nDatabase(await ensureRuntime(), instance.userFolder.folder);
+			for (const c of all) {
+				const [execution] = await settledExecutions(database, c.id, 1, 10 * 60_000);
+				const runData = (
+					execution.data as {
+						resultData: { runData: Record<string, Array<{ executionTime: number }>> };
+					}
+				).resultData.runData;
+				runs.set(c.fault, {
+					item: executedItems(execution, HOSTILE_NODE)[0],
+					nodeMs: runData[HOSTILE_NODE][0].executionTime,
+					next: executedItems(execution, NEXT_NODE),
+				});
+			}
+		} finally {
+			clearInterval(sampler);
+		}
+		peakGrowth = peak - before;
+		process.stderr.write(
+			`[hostile e2e] limits: n8n's memory grew at most ${Math.round(peakGrowth / MB)} MB; ${[...runs].map(([fault, run]) => `${fault} ${run.nodeMs} ms`).join(', ')}\n`,
+		);
+	}, 15 * 60_000);
+
+	it('a gzip bomb of 600 MB: the item fails naming the 16 MB cap after one request; memory stays far below the bomb; the key goes on', async () => {
+		const run = runs.get(CASES.bomb.fault)!;
+		expect(run.item.error).toBe("The API's answer is larger than 16 MB, the most an answer may be");
+		expect((await instance.control.requests({ pathPrefix: '/_hostile/gzip-bomb/' })).count).toBe(1);
+		expect(run.nodeMs).toBeLessThan(limits.attemptMs);
+		// Read whole, 600 MB unpacked would be held at least twice.
+		expect(peakGrowth).toBeLessThan(300 * MB);
+		expect(run.next.length).toBeGreaterThan(0);
+	});
+
+	it(`a drip: the item fails after ${RETRY.maxAttempts} attempts of at most a minute each; the key goes on`, async () => {
+		const run = runs.get(CASES.drip.fault)!;
+		expect(run.item.error).toBe('The API did not answer within 1 minute');
+		expect((await instance.control.requests({ pathPrefix: '/_hostile/drip-answer/' })).count).toBe(
+			RETRY.maxAttempts,
+		);
+		// Each attempt's deadline and the backoff between them (at most 1.75 s), with room to spare.
+		expect(run.nodeMs).toBeLessThan(RETRY.maxAttempts * limits.attemptMs + 30_000);
+		expect(run.next.length).toBeGreaterThan(0);
+	});
+
+	it(`pages of one new record and a growing total: the walk stops at the ${limits.walkPages}-page ceiling; the key goes on`, async () => {
+		const run = runs.get(CASES.pages.fault)!;
+		expect(run.item.error).toBe(
+			`The API's pages do not end: ${limits.walkPages} pages and still a next cursor, more than an account's list fills (${(limits.walkPages * 200).toLocaleString('en-US')} records)`,
+		);
+		expect((await instance.control.requests({ pathPrefix: '/_hostile/fresh-pages/' })).count).toBe(
+			limits.walkPages,
+		);
+		expect(run.next.length).toBeGreaterThan(0);
 	});
 });

@@ -32,7 +32,8 @@ import { isEmail } from '../../nodes/shared/rules/formats';
 import { nonPublicHost } from '../../nodes/shared/rules/links';
 import { nonPublicAddress } from '../../nodes/shared/rules/special-addresses';
 import { fileNameOf } from '../../nodes/shared/transport/download';
-import { errorCode, API_ROOT_SUFFIX } from '../../nodes/shared/transport/request';
+import { errorCode } from '../../nodes/shared/transport/answer';
+import { API_ROOT_SUFFIX } from '../../nodes/shared/transport/request';
 import { retryAfterMs } from '../../nodes/shared/transport/retry';
 import { bearer } from '../../sandbox/server';
 
@@ -138,7 +139,7 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 	'nodes/shared/transport/error-body.ts': {
 		'/(Bearer\\s+)[^\\s"\',;]+/gi': { attack: megabyte('', 'Bearer' + ' '.repeat(1000) + '"') },
 	},
-	'nodes/shared/transport/errors.ts': {
+	'nodes/shared/transport/status-hints.ts': {
 		'/cursor/i': { safe: 'a literal word' },
 		'/^<(?:!doctype\\s+html|html[\\s>]|head[\\s>]|body[\\s>]|!--)/i': {
 			attack: '<!doctype' + megabyte('', ' ') + 'x',
@@ -150,6 +151,8 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 		},
 		'/(?:\\/v1|(?<!\\/))\\/*$/i': { safe: 'timed below (Base URL)' },
 		'/^http:/i': { safe: SHORT },
+	},
+	'nodes/shared/transport/answer.ts': {
 		'/^E[A-Z_]+$|^UND_ERR/': { attack: megabyte('E', 'A') + '1' },
 		'/socket hang up/i': { safe: 'a literal phrase' },
 		'/timeout of \\d+ms exceeded/i': { safe: 'timed below (error code)' },

@@ -1,11 +1,13 @@
 /**
  * Hostile mode: each route under `/_hostile/` serves its fault (docs/sandbox.md), read here as
  * raw HTTP. What the package does with each is tested in test/transport/hostile-*.test.ts,
+ * test/transport/answers.property.test.ts,
  * test/transport/filenames.test.ts, test/triggers/webhook.hostile.test.ts and, in a real n8n,
  * test/e2e/hostile.e2e.test.ts.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 
 import { DEEP_ERROR_LEVELS, DEEP_ERROR_MESSAGE, insideLinks } from '../../sandbox/hostile';
 import { useSandbox } from './support';
@@ -66,6 +68,80 @@ describe('a hostile API at Base URL /_hostile/<fault>', () => {
 				insideLinks(n8nPort, port),
 			);
 			expect(page.next_cursor).toBeNull();
+		}
+	});
+});
+
+/** The raw answer: status, headers and the bytes as sent, without any decompression. */
+function raw(
+	path: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+	return new Promise((resolve, reject) => {
+		request(`${sandbox.baseUrl}/_hostile/${path}`, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () =>
+				resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+			);
+		})
+			.on('error', reject)
+			.end();
+	});
+}
+
+describe('hostile answers without end (Base URL /_hostile/<fault>[/<n>])', () => {
+	const MB = 1024 * 1024;
+
+	it('gzip-bomb/<mb>: a few kB of gzip that unpack to a list page of <mb> MB', async () => {
+		const answer = await raw('gzip-bomb/4/v1/contacts');
+		expect(answer.headers['content-encoding']).toBe('gzip');
+		expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+		expect(answer.body.length).toBeLessThan(20_000);
+		const unpacked = gunzipSync(answer.body);
+		expect(unpacked.length).toBeGreaterThan(4 * MB);
+		expect(JSON.parse(unpacked.toString())).toMatchObject({ data: [], next_cursor: null });
+	});
+
+	it('huge-answer/<mb>[/announced]: a list page of <mb> MB, its length sent only when announced', async () => {
+		const streamed = await raw('huge-answer/3/v1/contacts');
+		expect(streamed.headers['content-length']).toBeUndefined();
+		expect(streamed.body.length).toBeGreaterThan(3 * MB);
+		expect(JSON.parse(streamed.body.toString())).toMatchObject({ data: [], next_cursor: null });
+		const announced = await raw('huge-answer/3/announced/v1/contacts');
+		expect(Number(announced.headers['content-length'])).toBe(announced.body.length);
+	});
+
+	it('drip-answer/<ms>: the headers at once, then a blank every <ms>, with no end', async () => {
+		const stop = new AbortController();
+		const answer = await fetch(`${sandbox.baseUrl}/_hostile/drip-answer/10/v1/contacts`, {
+			signal: stop.signal,
+		});
+		expect(answer.status).toBe(200);
+		const reader = answer.body!.getReader();
+		let blanks = '';
+		while (blanks.length < 3) blanks += Buffer.from((await reader.read()).value!).toString();
+		expect(blanks.trim()).toBe('');
+		stop.abort();
+	});
+
+	// The records are numbered as they are handed out; a growing total is always one more.
+	it.each([
+		['none', () => undefined],
+		['huge', () => 1e12],
+		['growing', (handedOut: number) => handedOut + 1],
+	])('fresh-pages/%s: one new record a page, a new cursor, its total', async (mode, total) => {
+		const pages = [];
+		for (let i = 0; i < 3; i++) pages.push(await json(`fresh-pages/${mode}/v1/contacts`));
+		const ids = pages.map((page) => (page.data as Array<{ id: string }>)[0].id);
+		expect(new Set(ids).size).toBe(3);
+		expect(new Set(pages.map((page) => page.next_cursor)).size).toBe(3);
+		expect(pages.map((page) => page.total)).toEqual(ids.map((id) => total(Number(id.slice(-12)))));
+	});
+
+	it('rate-limited/<s>: 429 with Retry-After <s>, every time', async () => {
+		for (let i = 0; i < 2; i++) {
+			const answer = await get('rate-limited/3/v1/contacts');
+			expect([answer.status, answer.headers.get('retry-after')]).toEqual([429, '3']);
 		}
 	});
 });

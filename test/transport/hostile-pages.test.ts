@@ -7,11 +7,15 @@
  * new record a page, while `total` says 2). A sane API's short and even empty pages still walk
  * to the end, and so do pages whose `total` is not a count or whose ids are numbers; records
  * without an id bring nothing new. An answer that is not a page (no data list, a cursor that is
- * not text) fails the walk naming the endpoint.
+ * not text) fails the walk naming the endpoint. `/_hostile/fresh-pages` (one new record a page,
+ * `total` missing, 10^12 or growing) ends at the page ceiling, shrunk here to 12 pages
+ * (`withLimits`). Get by IDs stops once every id it asked for has come.
  */
 import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
 import { getByIds, readAll } from '../../nodes/shared/transport/pages';
-import { WALK_LIMITS, WalkProgress } from '../../nodes/shared/transport/progress';
+import { TRANSPORT_LIMITS } from '../../nodes/shared/transport/limits';
+import { WalkProgress } from '../../nodes/shared/transport/progress';
+import { withLimits } from '../helpers/limits';
 import { runNode, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { failureOf, inNode, TEST_NODE } from './context';
 import { startFakeApi } from './fake-api';
@@ -22,7 +26,11 @@ const hostile = (fault: string) =>
 const requestsTo = async (fault: string) =>
 	(await sandbox.control.requests({ pathPrefix: `/_hostile/${fault}/` })).count;
 
-const BARREN = WALK_LIMITS.barrenPagesInARow;
+const BARREN = TRANSPORT_LIMITS.barrenPagesInARow;
+const CEILING = 12;
+withLimits({ walkPages: CEILING });
+/** An id the hostile pages never hand out: a Get by IDs of it cannot end by finding it. */
+const NEVER_LISTED = '00000000-0000-4000-8000-0000000000ff';
 
 describe.each([
 	[
@@ -52,11 +60,45 @@ describe.each([
 
 	it("Get by IDs (the webhook trigger's Re-Fetch) stops the same way", async () => {
 		const error = await failureOf(hostile(fault), async function () {
-			return await getByIds.call(this, 'listInspections', ['00000000-0000-4000-8000-000000000001']);
+			return await getByIds.call(this, 'listInspections', [NEVER_LISTED]);
 		});
 		expect(error.message).toBe(`The API's pages do not end: ${says}`);
 		expect(await requestsTo(fault)).toBe(requests);
 	});
+});
+
+describe.each(['none', 'huge', 'growing'])(
+	'fresh-pages/%s: one new record a page, total missing, absurd or growing',
+	(total) => {
+		const ceiling = `${CEILING} pages and still a next cursor, more than an account's list fills (${(CEILING * 200).toLocaleString('en-US')} records)`;
+
+		it(`Return All stops at the page ceiling, ${CEILING} requests`, async () => {
+			const error = await failureOf(hostile(`fresh-pages/${total}`), async function () {
+				return await readAll.call(this, 'listContacts');
+			});
+			expect(error.message).toBe(`The API's pages do not end: ${ceiling}`);
+			expect(error.description).toMatch(/read the list in parts/);
+			expect(await requestsTo('fresh-pages')).toBe(CEILING);
+		});
+
+		it('Get by IDs of an id never listed stops there too', async () => {
+			const error = await failureOf(hostile(`fresh-pages/${total}`), async function () {
+				return await getByIds.call(this, 'listContacts', [NEVER_LISTED]);
+			});
+			expect(error.message).toBe(`The API's pages do not end: ${ceiling}`);
+			expect(await requestsTo('fresh-pages')).toBe(CEILING);
+		});
+	},
+);
+
+it('Get by IDs stops paging once every id it asked for has come, whatever the next cursor', async () => {
+	// repeated-pages hands out these records on every page, each with a new cursor.
+	const ids = ['00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001'];
+	const found = await inNode(hostile('repeated-pages'), async function () {
+		return await getByIds.call(this, 'listContacts', ids);
+	});
+	expect([...found.keys()]).toEqual(ids);
+	expect(await requestsTo('repeated-pages')).toBe(1);
 });
 
 it('Contact → Get Many (Return All) in the node fails its item with the fault, in bounded requests', async () => {

@@ -6,7 +6,7 @@
  * request back instead of sending it.
  */
 import { apiRequest } from '../../nodes/shared/transport/request';
-import { Pacer, PACING_WINDOW_MS } from '../../nodes/shared/transport/retry';
+import { Pacer, PACING_WINDOW_MS } from '../../nodes/shared/transport/pacer';
 import { withExecuteContext, withSandbox } from '../helpers/n8n';
 
 /**
@@ -129,7 +129,7 @@ describe('Pacer on a stepping clock (each nap moves it by the nap)', () => {
 		time.now += PACING_WINDOW_MS;
 		await pacer.acquire();
 		// The one slot is in flight, so a second caller waits (and gives up when told to).
-		await expect(pacer.acquire(() => time.naps.length >= 3)).rejects.toThrow();
+		await expect(pacer.acquire({ stopped: () => time.naps.length >= 3 })).rejects.toThrow();
 	});
 });
 

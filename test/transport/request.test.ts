@@ -4,13 +4,14 @@
  * sandbox, which sends exactly once, adds the key through n8n's credential
  * helper and hands back every ending as a value.
  */
+import { TRANSPORT_LIMITS } from '../../nodes/shared/transport/limits';
 import {
 	apiRequest,
 	apiSettings,
+	attemptMs,
 	requestOptions,
 	sendOnce,
 } from '../../nodes/shared/transport/request';
-import { RETRY } from '../../nodes/shared/transport/retry';
 import type { ApiSettings } from '../../nodes/shared/transport/types';
 import { SANDBOX_KEYS, withExecuteContext, withSandbox } from '../helpers/n8n';
 import { inNode } from './context';
@@ -41,7 +42,8 @@ describe('requestOptions', () => {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			sendCredentialsOnCrossOriginRedirect: false,
-			timeout: RETRY.timeoutMs,
+			// Read as a stream, so its size is counted as it arrives.
+			encoding: 'stream',
 		});
 		expect(options.body).toBeUndefined();
 		expect(JSON.stringify(options)).not.toContain('"k"');
@@ -61,7 +63,7 @@ describe('requestOptions', () => {
 		});
 	});
 
-	it('an upload is multipart (no json flag) with the longer timeout', () => {
+	it('an upload is multipart (no json flag) with the longer deadline', () => {
 		const form = new FormData();
 		const options = requestOptions(settings, {
 			method: 'POST',
@@ -72,7 +74,8 @@ describe('requestOptions', () => {
 		});
 		expect(options.body).toBe(form);
 		expect(options.json).toBeUndefined();
-		expect(options.timeout).toBe(RETRY.uploadTimeoutMs);
+		expect(attemptMs({ upload: 'photo' })).toBe(TRANSPORT_LIMITS.uploadAttemptMs);
+		expect(attemptMs({})).toBe(TRANSPORT_LIMITS.attemptMs);
 	});
 });
 

@@ -3,7 +3,7 @@
  * method, how n8n-wrapped network errors are recognised, Retry-After, backoff.
  * (The whole decision after one attempt is test/transport/decide-retry.test.ts.)
  */
-import { errorCode, networkFailure } from '../../nodes/shared/transport/request';
+import { errorCode, networkFailure } from '../../nodes/shared/transport/answer';
 import {
 	backoffBeforeRetry,
 	backoffMs,

@@ -9,118 +9,20 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ENDPOINTS, type EndpointKey, LIMITS } from '../endpoints';
+import type { EndpointKey } from '../endpoints';
 import { megabytes } from '../rules/formats';
 import { boundedBody, errorBody, redact } from './error-body';
+import { duration, TRANSPORT_LIMITS } from './limits';
 import { type Attempts, isSuccess } from './retry';
+import {
+	hint,
+	isWebPage,
+	serverMessage,
+	text,
+	WEB_PAGE_HINT,
+	webPageMessage,
+} from './status-hints';
 import type { ApiCall, ApiSettings, Failure, HttpAnswer, HttpResult } from './types';
-
-interface ServerMessage {
-	message?: string;
-	param?: string;
-	code?: string;
-}
-
-const text = (value: unknown): string | undefined =>
-	typeof value === 'string' && value.trim() ? value.trim() : undefined;
-
-/**
- * Reads the message from each error body shape: the API documents
- * {"error":{"code","message","param"}}, and {"message"}, {"error":"..."} and
- * {"errors":[{"title","detail"}]} are read too in case a proxy or a later
- * version answers so.
- */
-function serverMessage(body: unknown): ServerMessage {
-	if (typeof body === 'string') return { message: text(body.slice(0, 500)) };
-	if (body === null || typeof body !== 'object') return {};
-	const record = body as Record<string, unknown>;
-	const error = record.error;
-	if (error !== null && typeof error === 'object' && !Array.isArray(error)) {
-		const nested = error as Record<string, unknown>;
-		return { message: text(nested.message), param: text(nested.param), code: text(nested.code) };
-	}
-	if (text(error)) return { message: text(error) };
-	if (text(record.message)) return { message: text(record.message) };
-	if (Array.isArray(record.errors)) {
-		const parts = record.errors
-			.map((entry: unknown) => {
-				const item = (entry ?? {}) as Record<string, unknown>;
-				return [text(item.title), text(item.detail)].filter(Boolean).join(': ');
-			})
-			.filter(Boolean);
-		if (parts.length > 0) return { message: parts.join('; ') };
-	}
-	return {};
-}
-
-/**
- * Whether an error body is a web page (a website, a proxy's error page or
- * n8n's own editor answered instead of the API). The pattern is anchored at
- * the start of a body already cut to its bound, so it reads only the start; a
- * doctype may put any run of blanks before `html`.
- */
-function isWebPage(body: unknown): boolean {
-	return (
-		typeof body === 'string' &&
-		/^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|!--)/i.test(body.trimStart())
-	);
-}
-
-/** The headline for a web page: what answered, never the page itself. */
-function webPageMessage(endpoint: EndpointKey | undefined): string {
-	return endpoint === undefined
-		? 'The file host answered with a web page, not the file'
-		: 'The Base URL answered with a web page, not the API';
-}
-
-const WEB_PAGE_HINT =
-	'Check the Base URL in the credential: it must be the API address of your account (without /v1), not a website or the address of n8n itself. The credential test tells the two apart.';
-
-const RESOURCE_OF_PATH_PARAM: Record<string, string> = {
-	contact_id: 'contact',
-	inspection_id: 'inspection',
-};
-
-/** The hint for a status, or undefined when the server's message says it all. */
-function hint(
-	status: number,
-	found: ServerMessage,
-	endpoint: EndpointKey | undefined,
-	pathParams: Record<string, string>,
-): string | undefined {
-	if (endpoint === undefined) {
-		// A signed link, not an API endpoint: it expires, and a fresh record carries a fresh one.
-		return status >= 400 && status < 500
-			? `Signed links are valid for ${LIMITS.signedLinkTtlMs / 3_600_000} hour; fetch the record again for a fresh link.`
-			: undefined;
-	}
-	switch (status) {
-		case 400:
-			if (found.param === 'cursor' || /cursor/i.test(found.message ?? '')) {
-				return 'The page cursor does not match this request: the sort or the filters changed between pages. Run the node again to start from the first page.';
-			}
-			return found.param ? `Check the parameter "${found.param}".` : undefined;
-		case 401:
-			return 'Check the API key in the credential. A key also stops working when the user who created it is deactivated; create a new key in the business tools then.';
-		case 403:
-			return 'The key is valid but may not do this; check the permissions of the user who created it.';
-		case 404: {
-			// The API answers 404 to an id in the path that the account does not have.
-			const described = ENDPOINTS[endpoint].pathParams
-				.filter((name) => pathParams[name] !== undefined)
-				.map((name) => `${RESOURCE_OF_PATH_PARAM[name] ?? name} "${pathParams[name]}"`);
-			return described.length > 0
-				? `No ${described.join(' or ')} with this ID exists in the account the key belongs to.`
-				: 'The address was not found; check the Base URL in the credential (without /v1).';
-		}
-		case 413:
-			return `The file is too large: a contact photo or a document may be at most ${megabytes(LIMITS.photoMaxBytes)}, a report ${megabytes(LIMITS.reportMaxBytes)}.`;
-		case 429:
-			return 'The rate limit of the key owner was exceeded and did not clear in time. Try a lower Requests per Minute in the credential, or run fewer workflows with keys of the same user at once.';
-		default:
-			return status >= 500 ? 'The server had a problem. Try again later.' : undefined;
-	}
-}
 
 interface StatusErrorInput {
 	status: number;
@@ -199,7 +101,41 @@ function describeWrite(call: WriteCall): { what: string; why: string } {
 	};
 }
 
-/** No HTTP answer (refused, reset, timeout), or a 2xx answer that is not JSON. */
+/** What went wrong with a GET, for the user: the headline and what was tried. */
+function readFailure(failure: Failure, attempts: number): [string, string] {
+	switch (failure.kind) {
+		case 'network':
+			return [
+				'The connection to the API failed',
+				`Network error ${failure.code} after ${attempts} attempt(s). Check the Base URL and the network, then try again.`,
+			];
+		case 'deadline':
+			return [
+				`The API did not answer within ${duration(failure.ms)}`,
+				`An attempt may take ${duration(failure.ms)} in all, the whole answer included; the API (or a proxy in front of it) sent too slowly or not at all. Tried ${attempts} times; try again later.`,
+			];
+		default:
+			return [
+				'The API answered with data that could not be read',
+				`The answer was not valid JSON after ${attempts} attempt(s). Try again later.`,
+			];
+	}
+}
+
+/** What went wrong with a write that may have been applied, for the user. */
+function writeFailure(call: WriteCall, failure: Failure): [string, string] {
+	const { what, why } = describeWrite(call);
+	if (failure.kind === 'network')
+		return [
+			`${what}: the connection broke before the API answered`,
+			`${why} (network error ${failure.code})`,
+		];
+	if (failure.kind === 'deadline')
+		return [`${what}: the API did not finish answering within ${duration(failure.ms)}`, why];
+	return [`${what}, but its answer could not be read`, why];
+}
+
+/** No HTTP answer (refused, reset, past the deadline), or a 2xx answer that is not JSON. */
 function failureError(
 	node: INode,
 	call: WriteCall,
@@ -215,30 +151,40 @@ function failureError(
 			apiKey,
 		);
 	}
-	if (call.method !== 'GET') {
-		const { what, why } = describeWrite(call);
-		return failure.kind === 'network'
-			? transportError(
-					node,
-					`${what}: the connection broke before the API answered`,
-					`${why} (network error ${failure.code})`,
-					apiKey,
-				)
-			: transportError(node, `${what}, but its answer could not be read`, why, apiKey);
-	}
-	return failure.kind === 'network'
-		? transportError(
-				node,
-				'The connection to the API failed',
-				`Network error ${failure.code} after ${attempts} attempt(s). Check the Base URL and the network, then try again.`,
-				apiKey,
-			)
-		: transportError(
-				node,
-				'The API answered with data that could not be read',
-				`The answer was not valid JSON after ${attempts} attempt(s). Try again later.`,
-				apiKey,
-			);
+	const [message, description] =
+		call.method === 'GET' ? readFailure(failure, attempts) : writeFailure(call, failure);
+	return transportError(node, message, description, apiKey);
+}
+
+/**
+ * A 2xx answer over the size limit: never an answer of the API, whose largest
+ * is a page of records. A GET is not asked again (it would be as large again);
+ * a write was done (2xx), only its answer is lost.
+ */
+function oversizedError(
+	node: INode,
+	call: WriteCall,
+	answer: HttpAnswer,
+	apiKey: string,
+): NodeApiError {
+	const limit = megabytes(TRANSPORT_LIMITS.answerBytes);
+	const announced = answer.oversized?.announcedBytes;
+	const size = announced === undefined ? '' : ` (it announced ${megabytes(announced)})`;
+	const tooLarge = `answer is larger than ${limit}, the most an answer may be${size}`;
+	const why = `The largest answer of the API is a page of 200 records, well under that, so this is not one: check the Base URL in the credential; a proxy or a fault of the API may send it. The answer was read no further.`;
+	if (call.method === 'GET')
+		return transportError(
+			node,
+			`The API's ${tooLarge}`,
+			`${why} It was not asked again: it would be as large again.`,
+			apiKey,
+		);
+	return transportError(
+		node,
+		`The API accepted the request (HTTP ${answer.status}), but its ${tooLarge}`,
+		`${why} The change was made and was not sent again; check the record in the account.`,
+		apiKey,
+	);
 }
 
 /** Why a request stopped waiting for the rate limit: the deadline, what was sent, how to wait longer. */
@@ -282,6 +228,20 @@ function answerError(
 	});
 }
 
+/** A request whose wait for a free slot of the key's pacer would pass its rate-limit deadline. */
+export function rateLimitWaitError(
+	node: INode,
+	settings: ApiSettings,
+	attempts: Attempts,
+): NodeApiError {
+	return transportError(
+		node,
+		`No free slot of the key's rate limit came within ${duration(settings.rateLimitDeadlineMs)}; the request was not sent`,
+		`Requests of this key were paused by the API's 429 answers, or other executions used up its budget. ${rateLimitNote(settings, attempts)}`,
+		settings.apiKey,
+	);
+}
+
 /** The error for the last attempt of a request that `decideRetry` decided to fail. */
 export function requestError(
 	node: INode,
@@ -295,6 +255,8 @@ export function requestError(
 		return transportError(node, 'The request could not be sent', result.message, apiKey);
 	if (result.kind === 'failed')
 		return failureError(node, call, result.failure, attempts.tries, apiKey);
+	if (isSuccess(result.answer.status) && result.answer.oversized)
+		return oversizedError(node, call, result.answer, apiKey);
 	if (isSuccess(result.answer.status))
 		return failureError(node, call, { kind: 'malformed' }, attempts.tries, apiKey);
 	return answerError(node, call, result.answer, attempts, settings);

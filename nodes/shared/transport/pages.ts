@@ -120,6 +120,8 @@ export interface ListOptions {
 	pathParams?: Record<string, string>;
 	query?: IDataObject;
 	max?: number;
+	/** Ends the list early, as n8n's Stop does (the webhook trigger's batch deadline). */
+	signal?: AbortSignal;
 }
 
 /** What every page of a list shares, prepared once per list: checked input and the credential. */
@@ -173,8 +175,9 @@ export async function listPage(
 /**
  * Reads a list endpoint page by page, yielding each page as it arrives. The
  * same filters and sort go with every cursor; only a null next_cursor ends the
- * list (a short page does not); a cursor seen twice is an error, not a loop,
- * and so are pages that stop bringing new records (./progress.ts).
+ * list (a short page does not), or, for an id list, every id having come; a
+ * cursor seen twice is an error, not a loop, and so are pages that stop
+ * bringing new records or pass the page ceiling (./progress.ts).
  * Every request asks for a full page (limit=200) and `max` is cut locally, so
  * a Limit never costs more requests than Return All needs to reach the same
  * record. An id list is deduplicated (case-insensitively) and read 200 ids
@@ -189,25 +192,32 @@ export async function* paginate(
 	const node = this.getNode();
 	const { pathParams, queries, settings } = await prepareList.call(this, endpoint, options);
 	let remaining = options.max ?? Number.POSITIVE_INFINITY;
+	const idsParam = (ENDPOINTS[endpoint] as Endpoint).list?.idsParam;
 	for (const query of queries) {
 		const checkCursor = cursorGuard(node);
-		const progress = new WalkProgress(node, endpoint);
+		const ids = idsParam === undefined ? undefined : query[idsParam];
+		const progress = new WalkProgress(
+			node,
+			endpoint,
+			typeof ids === 'string' ? ids.split(',') : undefined,
+		);
 		let cursor: string | null = null;
 		while (remaining > 0) {
-			const answer = await sendApiRequest.call(this, settings, {
-				method: 'GET',
+			const qs = cursor === null ? query : { ...query, cursor };
+			const call = { method: 'GET', endpoint, pathParams, qs } as const;
+			const page = recordPage(
+				node,
 				endpoint,
-				pathParams,
-				qs: cursor === null ? query : { ...query, cursor },
-			});
-			const page = recordPage(node, endpoint, answer);
+				await sendApiRequest.call(this, settings, call, options.signal),
+			);
 			const records =
 				page.records.length > remaining ? page.records.slice(0, remaining) : page.records;
 			remaining -= records.length;
 			if (records.length > 0) yield records;
 			if (page.nextCursor === null) break;
 			checkCursor(page.nextCursor);
-			progress.judge(page);
+			// An id list is complete once every id has come, whatever the cursor says.
+			if (progress.judge(page)) break;
 			cursor = page.nextCursor;
 		}
 		if (remaining <= 0) return;
@@ -231,14 +241,14 @@ export async function readAll(
  * Get by id for many items at once (the API has no single-record path, so
  * Get reads the list with ids=): unique ids (compared by `idKey`) in
  * batches of 200, one list call per batch (following next_cursor should the server
- * page it). The map is keyed by `idKey`, in the order of the ids; ids the
- * account does not have are absent.
+ * page it, until every id of the batch has come). The map is keyed by `idKey`,
+ * in the order of the ids; ids the account does not have are absent.
  */
 export async function getByIds(
 	this: N8nContext,
 	endpoint: EndpointKey,
 	ids: string[],
-	options: { query?: IDataObject } = {},
+	options: { query?: IDataObject; signal?: AbortSignal } = {},
 ): Promise<Map<string, IDataObject>> {
 	const node = this.getNode();
 	const idsParam = (ENDPOINTS[endpoint] as { list?: { idsParam?: string } }).list?.idsParam;
@@ -252,6 +262,7 @@ export async function getByIds(
 	// The cursor loop itself, not readAll: one frame fewer between a Get and its request.
 	for await (const page of paginate.call(this, endpoint, {
 		query: { ...options.query, [idsParam]: wanted },
+		signal: options.signal,
 	}))
 		for (const record of page) found.set(idKey(String(record[idProperty])), record);
 	const ordered = new Map<string, IDataObject>();

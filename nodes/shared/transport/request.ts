@@ -1,29 +1,27 @@
 /**
  * The API request: the one place that calls n8n's
  * `httpRequestWithAuthentication`. `apiRequest` checks one call's input by the
- * rule book, `sendApiRequest` paces it against the key's budget, sends it
- * once (`sendOnce`), asks ./retry.ts whether and when to repeat, and ends
- * with ./errors.ts's `requestError` when it fails. The credential is read
- * here (`apiSettings`, with the URL rule `checkedUrl`). Signed-link
- * downloads are a different kind of request (no key, no pacing), in
- * ./download.ts; lists are ./pages.ts.
+ * rule book, `sendApiRequest` paces it against the key's budget (./pacer.ts),
+ * sends it once (`sendOnce`, its answer read under the limits of ./limits.ts
+ * by ./answer.ts), asks ./retry.ts whether and when to repeat, and ends with
+ * ./errors.ts's `requestError` when it fails. The credential is read here
+ * (`apiSettings`, with the URL rule `checkedUrl`). Signed-link downloads are a
+ * different kind of request (no key, no pacing), in ./download.ts; lists are
+ * ./pages.ts.
  */
-import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { type Endpoint, ENDPOINTS, type EndpointKey, endpointPath, LIMITS } from '../endpoints';
 import { validateBody, validatePathParams, validateQuery } from '../validation';
-import { requestError } from './errors';
-import { decideRetry, isRedirect, noAttempts, pacerFor, RETRY } from './retry';
-import type {
-	ApiAnswer,
-	ApiCall,
-	ApiSettings,
-	HttpAnswer,
-	HttpResult,
-	N8nContext,
-	NetworkFailure,
-} from './types';
+import { readAnswer, startAttempt } from './answer';
+import { rateLimitWaitError, requestError, transportError } from './errors';
+import { TRANSPORT_LIMITS } from './limits';
+import { type Outcome, type Pacer, pacerFor, SlotWaitEnded } from './pacer';
+import { type Attempts, decideRetry, isRedirect, noAttempts, RETRY } from './retry';
+import type { ApiAnswer, ApiCall, ApiSettings, HttpAnswer, HttpResult, N8nContext } from './types';
+
+export { resultOf } from './answer';
 
 export const CREDENTIAL_TYPE = 'inspectionBusinessApi';
 
@@ -103,82 +101,6 @@ export async function apiSettings(this: N8nContext): Promise<ApiSettings> {
 	};
 }
 
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EPIPE',
-	'ESOCKETTIMEDOUT',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'EAI_AGAIN',
-	'ENOTFOUND',
-	'UND_ERR_SOCKET',
-]);
-
-/** Finds an errno-style code anywhere on an error or its causes (n8n wraps the axios error). */
-export function errorCode(error: unknown, seen = new Set<unknown>()): string | undefined {
-	if (typeof error !== 'object' || error === null || seen.has(error)) return undefined;
-	seen.add(error);
-	const record = error as Record<string, unknown>;
-	if (typeof record.code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(record.code))
-		return record.code;
-	for (const key of ['cause', 'error', 'reason', 'errorResponse']) {
-		const found = errorCode(record[key], seen);
-		if (found) return found;
-	}
-	const message = typeof record.message === 'string' ? record.message : '';
-	if (/socket hang up/i.test(message)) return 'ECONNRESET';
-	if (/timeout of \d+ms exceeded/i.test(message)) return 'ETIMEDOUT';
-	return undefined;
-}
-
-/** Classifies a thrown request error; undefined when it is not a network failure at all. */
-export function networkFailure(error: unknown): NetworkFailure | undefined {
-	const code = errorCode(error);
-	if (code === 'ECONNREFUSED') return { kind: 'refused' };
-	if (code !== undefined && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) {
-		return { kind: 'network', code, detail: code };
-	}
-	return undefined;
-}
-
-/** The response body as bytes, whatever the HTTP client handed back. */
-function bodyBytes(response: IN8nHttpFullResponse): Buffer {
-	return Buffer.isBuffer(response.body) ? response.body : Buffer.from(String(response.body ?? ''));
-}
-
-/**
- * Waits for one request of n8n's helper (sent with `returnFullResponse` and
- * `ignoreHttpStatusErrors`) and says how it ended; it never throws. The API
- * request and the signed-link download both go through it, so nothing after
- * it handles a thrown request error (whose request config carries the
- * Authorization header) and every answer, whatever its status, arrives in the
- * same shape.
- */
-export async function resultOf(pending: Promise<unknown>): Promise<HttpResult> {
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await pending) as IN8nHttpFullResponse;
-	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
-		const failure = networkFailure(error);
-		return failure === undefined
-			? { kind: 'error', message }
-			: { kind: 'failed', failure, message };
-	}
-	return {
-		kind: 'answered',
-		answer: {
-			status: response.statusCode,
-			statusText: response.statusMessage,
-			headers: (response.headers ?? {}) as Record<string, unknown>,
-			body: bodyBytes(response),
-		},
-	};
-}
-
 /** Whether the user stopped the execution; waits check it so a long 429 wait ends promptly. */
 export function cancelled(context: N8nContext): boolean {
 	return (
@@ -198,16 +120,21 @@ export function requestOptions(settings: ApiSettings, call: ApiCall): IHttpReque
 		// A plain object is sent as JSON; FormData gets its multipart boundary from the HTTP client.
 		json: call.body !== undefined && !(call.body instanceof FormData) ? true : undefined,
 		headers: { Accept: 'application/json' },
-		encoding: 'arraybuffer',
+		// Read as it arrives (./answer.ts), so its size is counted before it is held whole;
+		// n8n's client unpacks gzip, deflate and br on the way.
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		// The key goes to the Base URL only: the API does not redirect, so a redirect
 		// is not followed at all but fails with where it pointed (redirectRefused).
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
-		timeout: call.upload ? RETRY.uploadTimeoutMs : RETRY.timeoutMs,
 	};
 }
+
+/** How long one attempt of `call` may take in all: an upload carries a file. */
+export const attemptMs = (call: Pick<ApiCall, 'upload'>) =>
+	call.upload ? TRANSPORT_LIMITS.uploadAttemptMs : TRANSPORT_LIMITS.attemptMs;
 
 /**
  * The error for an API answer that redirects: the request is not followed, so
@@ -231,41 +158,105 @@ export function redirectRefused(node: INode, answer: HttpAnswer, from: string): 
 	);
 }
 
-/** Sends once, with the credential's key added by n8n; never throws, whatever happened. */
+/**
+ * Sends once, with the credential's key added by n8n, and reads the answer
+ * under the limits (./answer.ts); never throws, whatever happened. n8n's
+ * helper aborts a request on the execution's cancel signal, which it takes
+ * from the context (overriding the options' own), so the context it is given
+ * answers with the attempt's signal: the deadline closes the connection too.
+ */
 export async function sendOnce(
 	this: N8nContext,
 	options: IHttpRequestOptions,
+	ends: { ms: number; stop?: AbortSignal } = { ms: TRANSPORT_LIMITS.attemptMs },
 ): Promise<HttpResult> {
-	return await resultOf(
-		this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options),
+	const run = startAttempt(this, ends.ms, ends.stop);
+	const context = Object.create(this, {
+		getExecutionCancelSignal: { value: () => run.signal },
+	}) as N8nContext;
+	return await readAnswer(
+		this.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
+			...options,
+			abortSignal: run.signal,
+		}),
+		run,
 	);
+}
+
+/**
+ * A free slot of the key's pacer, waited for at most until the request's
+ * rate-limit deadline (the credential's Wait for Rate Limit, counted from the
+ * request's first wait for a slot or a 429) and no longer than n8n's Stop.
+ */
+async function takeSlot(
+	this: N8nContext,
+	pacer: Pacer,
+	attempts: Attempts,
+	settings: ApiSettings,
+	stop?: AbortSignal,
+): Promise<(outcome?: Outcome) => void> {
+	try {
+		return await pacer.acquire({
+			stopped: () => cancelled(this) || stop?.aborted === true,
+			deadline: () => (attempts.deadline ??= Date.now() + settings.rateLimitDeadlineMs),
+		});
+	} catch (error) {
+		if (error instanceof SlotWaitEnded && error.reason === 'deadline')
+			throw rateLimitWaitError(this.getNode(), settings, attempts);
+		// Stopped: by n8n's Stop, or by the caller's end (a webhook batch's deadline).
+		const message = error instanceof Error ? error.message : String(error);
+		throw new NodeOperationError(this.getNode(), message, {
+			description: 'The request was not sent.',
+		});
+	}
 }
 
 /**
  * Sends one API request, pacing it against the key's budget and repeating it
  * where that is harmless. Returns the parsed 2xx answer; throws a mapped error
  * otherwise. A 429 pauses every caller of the key in this n8n instance and lowers
- * the instance's rate (retry.ts); waiting is bounded by a deadline counted
- * from the request's first 429, not by a number of attempts.
+ * the instance's rate (./pacer.ts); waiting is bounded by a deadline counted
+ * from the request's first wait, not by a number of attempts. The slot an
+ * attempt takes is given back however the attempt ends, a throw included: a
+ * slot kept would hold the key's budget until n8n restarts. `stop` ends the
+ * request early, as n8n's Stop does (the webhook trigger's batch deadline).
  */
 export async function sendApiRequest(
 	this: N8nContext,
 	settings: ApiSettings,
 	call: ApiCall,
+	stop?: AbortSignal,
 ): Promise<ApiAnswer> {
 	const pacer = pacerFor(settings.apiKey, settings.requestsPerMinute);
 	const options = requestOptions(settings, call);
 	const attempts = noAttempts();
 	for (;;) {
-		const release = await pacer.acquire(() => cancelled(this));
-		const result = await sendOnce.call(this, options);
-		const decision = decideRetry(result, attempts, {
-			method: call.method,
-			now: Date.now(),
-			rateLimitDeadlineMs: settings.rateLimitDeadlineMs,
-			stopped: cancelled(this),
-		});
-		release(decision.pacer);
+		const release = await takeSlot.call(this, pacer, attempts, settings, stop);
+		let outcome: Outcome = { kind: 'failed' };
+		let result: HttpResult;
+		let decision: ReturnType<typeof decideRetry>;
+		try {
+			result = await sendOnce.call(this, options, { ms: attemptMs(call), stop });
+			decision = decideRetry(result, attempts, {
+				method: call.method,
+				now: Date.now(),
+				rateLimitDeadlineMs: settings.rateLimitDeadlineMs,
+				stopped: cancelled(this) || stop?.aborted === true,
+			});
+			outcome = decision.pacer;
+		} catch (error) {
+			// Nothing above throws by design; should anything (a string too long to make, a
+			// broken helper), the slot still comes back and the key is scrubbed from the error.
+			const message = error instanceof Error ? error.message : String(error);
+			throw transportError(
+				this.getNode(),
+				'The request failed unexpectedly',
+				message,
+				settings.apiKey,
+			);
+		} finally {
+			release(outcome);
+		}
 		if (result.kind === 'answered' && isRedirect(result.answer.status))
 			throw redirectRefused(this.getNode(), result.answer, options.url);
 		if (decision.action === 'return') return { json: decision.json, headers: decision.headers };

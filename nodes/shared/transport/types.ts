@@ -55,18 +55,23 @@ export interface ApiSettings {
 export type Failure =
 	| { kind: 'refused' } // connection refused: nothing was sent
 	| { kind: 'network'; code: string; detail: string } // reset, timeout, DNS...: may have been sent
+	| { kind: 'deadline'; ms: number } // the attempt's whole-attempt deadline passed: may have been sent
 	| { kind: 'status'; status: number }
-	| { kind: 'malformed' }; // 2xx whose body is not JSON
+	| { kind: 'malformed' } // 2xx whose body is not JSON
+	| { kind: 'oversized' }; // 2xx whose body is over the answer size limit
 
-/** A failure without any answer: the connection was refused or broke. */
-export type NetworkFailure = Extract<Failure, { kind: 'refused' | 'network' }>;
+/** A failure without a whole answer: the connection was refused or broke, or the deadline passed. */
+export type NetworkFailure = Extract<Failure, { kind: 'refused' | 'network' | 'deadline' }>;
 
 /** An HTTP answer of any status; nothing is parsed yet (a download's body is a file). */
 export interface HttpAnswer {
 	status: number;
 	statusText?: string;
 	headers: Record<string, unknown>;
+	/** The body as read; for an answer over the size limit, only what was read before it stopped. */
 	body: Buffer;
+	/** Set when the body was over the size limit (TRANSPORT_LIMITS.answerBytes) and not read whole. */
+	oversized?: { announcedBytes?: number };
 }
 
 /**

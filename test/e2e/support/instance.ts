@@ -95,6 +95,11 @@ export class FileN8n {
 		return this.server.baseUrl;
 	}
 
+	/** The server's process id, for what it uses in memory. */
+	get pid(): number | undefined {
+		return this.server.pid;
+	}
+
 	/** The REST API, signed in as the owner. */
 	get rest(): N8nRestClient {
 		return this.server.rest;
