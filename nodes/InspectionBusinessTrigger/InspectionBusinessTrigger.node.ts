@@ -12,7 +12,7 @@ import { eventsSubtitle } from '../shared/subtitle';
 import { isPollEvent, type PollEvent, watchedResources } from './catalog';
 import { EVENTS_PROPERTY, TRIGGER_PROPERTIES } from './description';
 import { readProblem } from './judge';
-import { contentHashOf, holdsNoState } from './memory';
+import { generationOf, holdsNoState } from './memory';
 import {
 	type ChosenOptions,
 	OPTION_DEFAULTS,
@@ -101,7 +101,8 @@ export class InspectionBusinessTrigger implements INodeType {
 		const budgetMs = pollBudgetMs(this);
 		const pollOf = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
 		// A digest of the state this poll starts from, by the hash record versions use.
-		const startState = contentHashOf(staticData);
+		// Which state this poll starts from: its generation, counted by every poll that changed it.
+		const startState = String(generationOf(staticData));
 		if (!overlapGuard.start(pollOf, startState, Date.now())) {
 			this.logger.debug('Poll skipped: another poll of this trigger is running or committing');
 			return null;
@@ -121,9 +122,11 @@ export class InspectionBusinessTrigger implements INodeType {
 			// Written only here, once every page this poll asked for is in: a failed poll has thrown
 			// above with the state untouched. n8n commits it together with this poll's emit (or,
 			// when nothing is emitted, through its cursor commit), never on its own.
-			for (const key of Object.keys(staticData)) delete staticData[key];
-			Object.assign(staticData, result.state);
-			changed = result.items.length > 0 || contentHashOf(staticData) !== startState;
+			changed = result.changed;
+			if (changed) {
+				for (const key of Object.keys(staticData)) delete staticData[key];
+				Object.assign(staticData, result.state);
+			}
 			return result.items.length > 0 ? [this.helpers.returnJsonArray(result.items)] : null;
 		} finally {
 			overlapGuard.end(pollOf, startState, changed, Date.now());

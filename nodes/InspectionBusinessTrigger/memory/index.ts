@@ -5,6 +5,7 @@
  */
 export {
 	freshState,
+	generationOf,
 	holdsNoState,
 	keepWithinBudget,
 	type Keeping,

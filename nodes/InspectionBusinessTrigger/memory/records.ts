@@ -132,6 +132,9 @@ export interface Held<M = AnyMemory> {
 const codecsOf = (resource: HeldResource) =>
 	Object.entries(RECORD_FIELDS[resource]) as Array<[string, Codec<unknown>]>;
 
+/** Lookups in the stored text before it is split into its records once. */
+const LOOKUPS_BEFORE_SPLITTING = 32;
+
 /** A dictionary this long is checked for values no record uses any more. */
 const DICTIONARY_CHECK_SIZE = 256;
 
@@ -141,7 +144,13 @@ const DICTIONARY_CHECK_SIZE = 256;
  * reading the string.
  */
 export class RecordBook<M = AnyMemory> {
-	private readonly packed = new Map<string, string>();
+	/** The records as stored, with a space in front: a record is ` key=…` (a key holds no space or `=`). */
+	private readonly stored: string;
+	/** Every record by key, once a poll needs them all or has looked up many. */
+	private parsed?: Map<string, string>;
+	/** What this poll stored (a text) or let go (null) before the records were parsed. */
+	private readonly overlay = new Map<string, string | null>();
+	private lookups = 0;
 	private dict: Dictionary;
 	/** Whether this poll stored or dropped a record (the state it writes back differs). */
 	changed = false;
@@ -151,24 +160,51 @@ export class RecordBook<M = AnyMemory> {
 		text = '',
 		dictionary: readonly string[] = [],
 	) {
+		this.stored = text === '' ? '' : ` ${text}`;
 		this.dict = new Dictionary(dictionary);
-		if (text === '') return;
-		for (const entry of text.split(' ')) {
+	}
+
+	/**
+	 * A record's stored text. An idle poll looks up only what its pages bring, in the stored text
+	 * as it is; past a few dozen lookups it is quicker to split it once.
+	 */
+	private textOf(key: string): string | undefined {
+		if (this.parsed) return this.parsed.get(key);
+		if (this.overlay.has(key)) return this.overlay.get(key) ?? undefined;
+		if (++this.lookups > LOOKUPS_BEFORE_SPLITTING) return this.all().get(key);
+		const at = this.stored.indexOf(` ${key}=`);
+		if (at === -1) return undefined;
+		const from = at + key.length + 2;
+		const end = this.stored.indexOf(' ', from);
+		return this.stored.slice(from, end === -1 ? undefined : end);
+	}
+
+	/** Every record, split once, with what this poll changed applied. */
+	private all(): Map<string, string> {
+		if (this.parsed) return this.parsed;
+		const parsed = new Map<string, string>();
+		for (const entry of this.stored === '' ? [] : this.stored.slice(1).split(' ')) {
 			const eq = entry.indexOf('=');
-			if (eq > 0) this.packed.set(entry.slice(0, eq), entry.slice(eq + 1));
+			if (eq > 0) parsed.set(entry.slice(0, eq), entry.slice(eq + 1));
 		}
+		for (const [key, text] of this.overlay)
+			if (text === null) parsed.delete(key);
+			else parsed.set(key, text);
+		this.overlay.clear();
+		this.parsed = parsed;
+		return parsed;
 	}
 
 	get size(): number {
-		return this.packed.size;
+		return this.all().size;
 	}
 
 	has(key: string): boolean {
-		return this.packed.has(key);
+		return this.textOf(key) !== undefined;
 	}
 
 	get(key: string): Held<M> | undefined {
-		const text = this.packed.get(key);
+		const text = this.textOf(key);
 		return text === undefined ? undefined : this.unpack(text);
 	}
 
@@ -182,47 +218,57 @@ export class RecordBook<M = AnyMemory> {
 			if (slots.length === 1) slots.push('');
 		}
 		const text = slots.join(',');
-		if (this.packed.get(key) !== text) this.changed = true;
-		this.packed.set(key, text);
+		if (this.textOf(key) === text) return;
+		this.changed = true;
+		if (this.parsed) this.parsed.set(key, text);
+		else this.overlay.set(key, text);
 	}
 
 	delete(key: string): void {
-		if (this.packed.delete(key)) this.changed = true;
+		if (this.textOf(key) === undefined) return;
+		this.changed = true;
+		if (this.parsed) this.parsed.delete(key);
+		else this.overlay.set(key, null);
 	}
 
 	/** What a record takes in the stored text, in characters (0 when not held). */
 	sizeOf(key: string): number {
-		const text = this.packed.get(key);
+		const text = this.textOf(key);
 		return text === undefined ? 0 : key.length + text.length + 2;
 	}
 
 	keys(): IterableIterator<string> {
-		return this.packed.keys();
+		return this.all().keys();
 	}
 
-	/** The stored form; a dictionary mostly of values no record uses any more is rebuilt first. */
+	/**
+	 * The stored form: as it was read when nothing changed; else written again, a dictionary
+	 * mostly of values no record uses any more rebuilt first.
+	 */
 	encode(): { records: string; dictionary?: string[] } {
+		const records = this.changed ? this.joined() : this.stored.slice(1);
+		const dictionary = this.dict.values;
+		return { records, ...(dictionary.length > 0 ? { dictionary: [...dictionary] } : {}) };
+	}
+
+	private joined(): string {
 		if (this.dict.values.length > DICTIONARY_CHECK_SIZE) this.compact();
 		const parts: string[] = [];
-		for (const [key, text] of this.packed) parts.push(`${key}=${text}`);
-		const dictionary = this.dict.values;
-		return {
-			records: parts.join(' '),
-			...(dictionary.length > 0 ? { dictionary: [...dictionary] } : {}),
-		};
+		for (const [key, text] of this.all()) parts.push(`${key}=${text}`);
+		return parts.join(' ');
 	}
 
 	private compact(): void {
 		const codecs = codecsOf(this.resource);
 		const used = new Set<number>();
-		for (const text of this.packed.values()) {
+		for (const text of this.all().values()) {
 			const slots = text.split(',').slice(1);
 			codecs.forEach(([, codec], i) => {
 				if (slots[i] !== undefined) for (const ref of codec.refs?.(slots[i]) ?? []) used.add(ref);
 			});
 		}
 		if (used.size * 2 > this.dict.values.length) return;
-		const all = [...this.packed.keys()].map((key) => [key, this.get(key)!] as const);
+		const all = [...this.all().keys()].map((key) => [key, this.get(key)!] as const);
 		this.dict = new Dictionary();
 		for (const [key, held] of all) this.set(key, held);
 	}

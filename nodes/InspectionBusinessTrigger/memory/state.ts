@@ -17,6 +17,7 @@
  * | `records`, `dictionary` | The records held (records.ts). | For every new version; let go by letGo. |
  * | `sweptAt` | When the memories past REMEMBER_MS were last let go (server clock): once an hour, since it reads every record. | After each sweep. |
  * | `goesFirst` (one per state) | The resource a poll cut short could not finish: it goes first next poll. | After every poll. |
+ * | `generation` (one per state) | How many polls changed the state: what the overlap guard (pollGuards.ts) tells states apart by, without reading them. | By every poll that changed something. |
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -57,6 +58,7 @@ export interface ResourceState {
 export interface TriggerState {
 	resources: Partial<Record<Resource, ResourceState>>;
 	goesFirst?: Resource;
+	generation?: number;
 }
 
 const isTime = (value: unknown): value is number | null =>
@@ -104,6 +106,10 @@ function readResource(resource: Resource, stored: IDataObject): ResourceState | 
 	return state;
 }
 
+/** How many polls changed the stored state (0 for none, or an earlier format's). */
+export const generationOf = (data: IDataObject): number =>
+	typeof data.generation === 'number' ? data.generation : 0;
+
 /** Whether the static data holds no state a poll would read (nothing kept yet). */
 export const holdsNoState = (data: IDataObject): boolean =>
 	RESOURCES.every((resource) => data[resource] === undefined);
@@ -122,7 +128,11 @@ export function readState(data: IDataObject): TriggerState {
 		const state = stored ? readResource(resource, stored) : undefined;
 		if (state) resources[resource] = state;
 	}
-	return { resources, goesFirst: RESOURCES.find((resource) => resource === current.goesFirst) };
+	return {
+		resources,
+		goesFirst: RESOURCES.find((resource) => resource === current.goesFirst),
+		generation: typeof data.generation === 'number' ? data.generation : 0,
+	};
 }
 
 /** The fields in the order they are stored, so a state read and written again is the same text. */
@@ -141,8 +151,12 @@ const STORED_ORDER = [
 ] as const satisfies ReadonlyArray<Exclude<keyof ResourceState, 'records'>>;
 
 /** The stored form: every field under its own name, records packed. */
-export function writeState({ resources, goesFirst }: TriggerState): IDataObject {
-	const stored: IDataObject = { format: FORMAT, ...(goesFirst ? { goesFirst } : {}) };
+export function writeState({ resources, goesFirst, generation }: TriggerState): IDataObject {
+	const stored: IDataObject = {
+		format: FORMAT,
+		generation: generation ?? 0,
+		...(goesFirst ? { goesFirst } : {}),
+	};
 	for (const resource of RESOURCES) {
 		const state = resources[resource];
 		if (!state) continue;

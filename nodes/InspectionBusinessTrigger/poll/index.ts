@@ -42,6 +42,8 @@ export { apiSource, newestRecords } from './apiSource';
 export interface PollResult {
 	items: TriggerItem[];
 	state: IDataObject;
+	/** Whether the state differs from the one given (its `generation` then counts one more). */
+	changed: boolean;
 	/** False when the budget cut a walk short; the next poll continues it. */
 	complete: boolean;
 	/** When a baseline this poll began, began (the API's time); undefined if none began. */
@@ -151,7 +153,8 @@ export async function runPoll(
 	source: ListSource,
 	options: PollOptions,
 ): Promise<PollResult> {
-	const { resources: states, goesFirst } = readState(stored);
+	const { resources: states, goesFirst, generation = 0 } = readState(stored);
+	const headerBefore = header(stored);
 	const firstPoll = Object.keys(states).length === 0;
 	const order = turnOrder(watchedResources(options.events), goesFirst);
 	for (const resource of order)
@@ -197,13 +200,26 @@ export async function runPoll(
 	const goesFirstNext = unreached ?? unfinished;
 	// A resource no selected event needs is forgotten; selected again later, it starts with a baseline.
 	const kept = Object.fromEntries(order.map((resource) => [resource, states[resource]]));
+	const state = writeState({ resources: kept, goesFirst: goesFirstNext, generation });
+	const changed =
+		watched.some(({ records }) => records.changed) ||
+		header(state) !== headerBefore ||
+		Object.keys(states).length !== order.length;
+	if (changed) state.generation = generation + 1;
 	return {
 		items: itemsOf(verdicts, options.oneItemPerMoment),
-		state: writeState({ resources: kept, goesFirst: goesFirstNext }),
+		state,
+		changed,
 		complete: goesFirstNext === undefined,
 		baselineBegan: start(),
 	};
 }
+
+/** The stored state without its records: what else a poll may change, cheap to compare. */
+const header = (stored: IDataObject) =>
+	JSON.stringify(stored, (key, value: unknown) =>
+		key === 'records' || key === 'dictionary' || key === 'generation' ? undefined : value,
+	);
 
 const resourceOf = (states: Partial<Record<Resource, ResourceState>>, state: ResourceState) =>
 	(Object.keys(states) as Resource[]).find((resource) => states[resource] === state)!;
