@@ -241,6 +241,14 @@ export class RecordBook<M = AnyMemory> {
 		return this.all().keys();
 	}
 
+	/** What all the records take in the stored text, in characters; as read when nothing changed. */
+	storedSize(): number {
+		if (!this.changed) return this.stored.length;
+		let size = 0;
+		for (const [key, text] of this.all()) size += key.length + text.length + 2;
+		return size;
+	}
+
 	/**
 	 * The stored form: as it was read when nothing changed; else written again, a dictionary
 	 * mostly of values no record uses any more rebuilt first.

@@ -257,7 +257,7 @@ export function keepWithinBudget(
 	budget = STATE_BUDGET,
 ): void {
 	let size = 0;
-	for (const { records } of states) for (const key of records.keys()) size += records.sizeOf(key);
+	for (const { records } of states) size += records.storedSize();
 	if (size <= budget) return;
 	const memories: Array<{ records: RecordBook; key: string; at: number }> = [];
 	for (const state of states) {
