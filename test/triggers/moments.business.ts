@@ -62,7 +62,9 @@ export interface Booking {
 	status: 'draft' | 'waiting' | 'review' | 'confirmed' | 'canceled';
 	/** Hours from now to the scheduled time, null: no time. */
 	inHours: number | null;
-	/** Minutes past the quarter hour (a start off the grid). */
+	/** The start is on a grid of this many minutes (15: any quarter hour; 180: a morning slot…). */
+	slotMinutes: number;
+	/** Minutes past the grid (a start off it). */
 	offGrid: number;
 	duration: number | null;
 	/** An explicit ends_at, this many minutes past start plus duration. */
@@ -76,6 +78,8 @@ export interface Booking {
 	published: 'none' | 'some' | 'all';
 	inspectors: number;
 	addOn: boolean;
+	/** A canceled booking whose `confirmed` flag says it had been confirmed (the status decides). */
+	flaggedConfirmed: boolean;
 }
 
 export interface NewContact {
@@ -233,7 +237,9 @@ export class Business implements ListSource {
 		const start =
 			b.inHours === null
 				? null
-				: Math.floor((this.now + b.inHours * HOUR) / (15 * MINUTE)) * 15 * MINUTE +
+				: Math.floor((this.now + b.inHours * HOUR) / (b.slotMinutes * MINUTE)) *
+						b.slotMinutes *
+						MINUTE +
 					b.offGrid * MINUTE;
 		const items = Array.from({ length: b.agreements }, (_, i) => ({
 			name: i === 0 ? 'Pre-Inspection Agreement' : 'Addendum',
@@ -243,7 +249,7 @@ export class Business implements ListSource {
 		const record: IDataObject = {
 			id,
 			status: b.status,
-			confirmed: b.status === 'confirmed',
+			confirmed: b.status === 'confirmed' || (b.status === 'canceled' && b.flaggedConfirmed),
 			scheduled_for: start === null ? null : iso(start),
 			duration_hours: b.duration,
 			ends_at:
@@ -322,11 +328,14 @@ export class Business implements ListSource {
 				case 'length':
 					return setLength(r, [1.5, 2, 3, 4.25][arg % 4], arg % 3 === 0 ? 10 : null);
 				case 'cancel':
-					return Object.assign(r, {
-						status: 'canceled',
-						confirmed: false,
-						canceled_at: iso(this.now),
-					});
+					// The `confirmed` flag may keep saying the booking had been confirmed: the status decides.
+					if (r.status !== 'canceled')
+						Object.assign(r, {
+							status: 'canceled',
+							confirmed: arg % 2 === 1 && r.confirmed === true,
+							canceled_at: iso(this.now),
+						});
+					return;
 				case 'return':
 					if (r.status === 'canceled')
 						Object.assign(r, {
@@ -344,7 +353,9 @@ export class Business implements ListSource {
 					return;
 				case 'payFull':
 					// Paid already: refunded, so the fact comes and goes.
-					return (r.price as IDataObject).amount_due === 0 ? refund(r, 0) : pay(r, 1);
+					return (r.price as IDataObject).amount_due === 0
+						? refund(r, 0)
+						: pay(r, 1, arg % 4 === 3);
 				case 'payPart':
 					return pay(r, 0.5);
 				case 'refund':
@@ -352,7 +363,7 @@ export class Business implements ListSource {
 				case 'addOn': {
 					const onIt = (r.add_ons as IDataObject[]).map((a) => a.id);
 					const addOn = ADD_ONS.filter((a) => !onIt.includes(a.id))[arg % ADD_ONS.length];
-					if (addOn) addAddOn(r, addOn);
+					if (addOn) addAddOn(r, addOn, arg % 3 === 2);
 					return;
 				}
 				case 'removeAddOn':
@@ -386,12 +397,12 @@ export class Business implements ListSource {
 				case 'syncAllSigned':
 					return syncAllSigned(r);
 				case 'publish':
-					return publishReports(r, arg);
+					return publishReports(r, arg, arg % 5 === 4);
 				case 'publishAll':
 					// All out already: one is taken back, so the fact comes and goes.
 					return (r.reports as IDataObject).status === 'published'
 						? unpublishReport(r, arg)
-						: publishReports(r, 'all');
+						: publishReports(r, 'all', arg % 5 === 4);
 				case 'unpublish':
 					return unpublishReport(r, arg);
 				case 'fixReport':
@@ -605,11 +616,14 @@ function setPayment(r: IDataObject, paid: number): void {
 		price.payment_status = full && paid > 0 ? 'paid' : paid > 0 ? 'partial' : 'unpaid';
 }
 
-function pay(r: IDataObject, share: number): void {
+/** A payment; `statusLags`: the payment status still says what it said (see addAddOn). */
+function pay(r: IDataObject, share: number, statusLags = false): void {
 	const price = r.price as IDataObject;
 	if (typeof price.quote !== 'number') return;
 	const paid = price.amount_paid as number;
+	const status = price.payment_status;
 	setPayment(r, share === 1 ? price.quote : Math.min(price.quote, round2(paid + price.quote / 2)));
+	if (statusLags) price.payment_status = status;
 }
 
 function refund(r: IDataObject, share: number): void {
@@ -639,9 +653,16 @@ function sameCentsNoisy(quote: number | null, arg: number): number | null {
 	return arg % 2 === 0 ? quote - noise : quote + noise;
 }
 
-function addAddOn(r: IDataObject, addOn: (typeof ADD_ONS)[number]): void {
+/**
+ * An add-on sold; `statusLags`: the payment status still says what it said (the `paid` flag, or
+ * the amounts, say otherwise: which decides is the contract's order).
+ */
+function addAddOn(r: IDataObject, addOn: (typeof ADD_ONS)[number], statusLags = false): void {
+	const price = r.price as IDataObject;
+	const status = price.payment_status;
 	(r.add_ons as IDataObject[]).push({ id: addOn.id, name: addOn.name, quantity: 1 });
 	movePrice(r, addOn.price);
+	if (statusLags) price.payment_status = status;
 }
 
 function removeAddOn(r: IDataObject, arg: number): void {
@@ -724,7 +745,8 @@ function deriveReportsStatus(r: IDataObject): void {
 	rep.status = out === 0 ? 'pending' : out === items.length ? 'published' : 'partial';
 }
 
-function publishReports(r: IDataObject, which: number | 'all'): void {
+/** Publishes report `which` (or all); `statusLags`: the reports status is not updated yet. */
+function publishReports(r: IDataObject, which: number | 'all', statusLags = false): void {
 	const rep = r.reports as IDataObject;
 	const items = rep.items as IDataObject[];
 	if (items.length === 0) {
@@ -735,7 +757,7 @@ function publishReports(r: IDataObject, which: number | 'all'): void {
 	items.forEach((item, i) => {
 		if (which === 'all' || i === which % items.length) item.status = 'published';
 	});
-	deriveReportsStatus(r);
+	if (!statusLags) deriveReportsStatus(r);
 }
 
 function unpublishReport(r: IDataObject, arg: number): void {

@@ -529,6 +529,8 @@ export class MomentsModel {
 	private polls = 0;
 	/** The events selected at the poll being judged. */
 	private selected: readonly string[] = [];
+	/** Coverage only: the start times reminded of before Starting was selected afresh. */
+	private readonly remindedBeforeAfresh = new Set<string>();
 	private readonly memory: Partial<Record<Resource, ResourceMemory>> = {};
 
 	/** Until when (API time) the trigger holds this record; undefined: not held. */
@@ -713,7 +715,12 @@ export class MomentsModel {
 	private watchTimeMoments(memory: ResourceMemory, view: PollView): boolean {
 		const events = view.settings.events;
 		const startsAfresh = events.includes('inspection.starting') && !memory.startingOn;
-		if (startsAfresh) for (const held of memory.held.values()) held.lastReminded = null;
+		if (startsAfresh) {
+			for (const [id, held] of memory.held) {
+				if (held.lastReminded != null) this.remindedBeforeAfresh.add(`${id} ${held.lastReminded}`);
+				held.lastReminded = null;
+			}
+		}
 		memory.startingOn = events.includes('inspection.starting');
 		if (!events.includes('inspection.ended')) memory.endedSince = null;
 		else memory.endedSince ??= view.at;
@@ -739,14 +746,18 @@ export class MomentsModel {
 			const starting = memory.startingOn ? startingDue(h, view.at, s) : null;
 			if (starting !== null) {
 				h.lastReminded = scheduledAt(h.record);
-				if (startsAfresh) this.count('case: Starting due when selected (no reminder)');
-				else
+				if (startsAfresh) {
+					this.count('case: Starting due when selected (no reminder)');
+				} else {
 					out.push({
 						resource: 'inspections',
 						id,
 						event: 'inspection.starting',
 						momentAt: starting,
 					});
+					if (this.remindedBeforeAfresh.has(`${id} ${h.lastReminded}`))
+						this.count('case: Starting reminds again, selected afresh');
+				}
 			}
 			const ended = endedDue(h, view.at, s, memory.endedSince);
 			if (ended === null) continue;
@@ -794,7 +805,14 @@ export class MomentsModel {
 				activity(resource, a.record) - activity(resource, b.record) ||
 				(idA < idB ? -1 : idA > idB ? 1 : 0),
 		);
-		for (const [id] of order.slice(0, memory.held.size - cap)) {
+		const letGo = order.slice(0, memory.held.size - cap);
+		const kept = order.slice(memory.held.size - cap);
+		const [last, first] = [letGo.at(-1)![1], kept[0][1]];
+		if (!inWindow(first) && activity(resource, last.record) === activity(resource, first.record))
+			this.count(`case: ${resource} at the cap, a tie broken by id`);
+		if (letGo.some(([, a]) => kept.some(([, b]) => changedAt(a.record) > changedAt(b.record))))
+			this.count(`case: ${resource} let go at the cap before one changed earlier`);
+		for (const [id] of letGo) {
 			memory.held.delete(id);
 			this.count(`case: ${resource} let go at the cap`);
 		}
@@ -863,6 +881,28 @@ function inspectionCases(
 	);
 	when(came('inspection.paid') && typeof price(now).paid !== 'boolean', 'paid without price.paid');
 	when(came('inspection.published') && reports(now).status === 'partial', 'published partially');
+	when(
+		on('inspection.published') &&
+			!OUT_STATUSES.includes(String(reports(now).status)) &&
+			listOf(reports(now).items).some((item) => item.status === 'published'),
+		'report item published, status not yet',
+	);
+	const settled = cents(price(now).amount_due) === 0 && (cents(price(now).amount_paid) ?? 0) > 0;
+	when(
+		on('inspection.paid') && !nothingToPay(now) && price(now).payment_status === 'paid' && !settled,
+		'payment status says paid, amounts do not',
+	);
+	when(
+		on('inspection.paid') &&
+			price(now).payment_status != null &&
+			price(now).payment_status !== 'paid' &&
+			settled,
+		'amounts say paid, payment status does not',
+	);
+	when(
+		on('inspection.confirmed') && now.confirmed === true && !isConfirmed(now),
+		'confirmed flag without the status',
+	);
 	const items = listOf(agreements(now).items);
 	const signedItems = items.filter(agreementSigned).length;
 	when(
