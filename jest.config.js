@@ -14,7 +14,7 @@ const transform = {
 
 /**
  * Heavy: seconds of CPU each and rarely touched by a change: the trigger
- * state-size and property checks, the large seed, the minimum-n8n check (the
+ * state-size, property and moments-model checks, the large seed, the minimum-n8n check (the
  * TypeScript compiler over the sources), and Prettier over every file (what
  * `npm run lint` also checks; kept because CI runs `npm test`, not lint).
  * Also the trigger's polls through n8n-core against a re-seeded sandbox (10 to
@@ -24,6 +24,7 @@ const transform = {
 const HEAVY = [
 	'test/triggers/state-size.test.ts',
 	'test/triggers/poll.property.test.ts',
+	'test/triggers/moments.model.test.ts',
 	'test/triggers/poll.sandbox.test.ts',
 	'test/triggers/moments.sandbox.test.ts',
 	'test/triggers/poll.staged.test.ts',

@@ -1,0 +1,47 @@
+/**
+ * The polling trigger as n8n runs it, for the moments' model test: one poll through the real
+ * `runPoll` (the only place the test reaches it), its state stored between polls as n8n stores a
+ * workflow's static data (a JSON round trip).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
+import type { ListSource, PollOptions } from '../../nodes/InspectionBusinessTrigger/poll/types';
+import type { Settings } from './moments.model';
+
+/** The options the rewritten poll takes beyond today's PollOptions. */
+type Options = PollOptions & {
+	endedLateHours?: number;
+	oneItemPerMoment?: boolean;
+	recordCap?: number;
+};
+
+export class TriggerDriver {
+	private state: IDataObject = {};
+
+	constructor(
+		private readonly source: ListSource,
+		private readonly clock: () => number,
+	) {}
+
+	/** One poll with these settings; returns its items. */
+	async poll(settings: Settings): Promise<IDataObject[]> {
+		const options: Options = {
+			events: settings.events as PollOptions['events'],
+			overlapMs: settings.overlapMs,
+			emitExisting: settings.emitExisting,
+			budgetMs: 60_000,
+			now: this.clock,
+			startingHours: settings.startingHours,
+			endedHours: settings.endedHours,
+			momentStatuses: settings.momentStatuses,
+			onlyOnce: settings.onlyOnce,
+			endedLateHours: settings.endedLateHours,
+			oneItemPerMoment: true,
+			...(settings.recordCap === undefined ? {} : { recordCap: settings.recordCap }),
+		};
+		const result = await runPoll(this.state, this.source, options);
+		this.state = JSON.parse(JSON.stringify(result.state)) as IDataObject;
+		return result.items as unknown as IDataObject[];
+	}
+}
