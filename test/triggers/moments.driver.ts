@@ -5,16 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runPoll } from '../../nodes/InspectionBusinessTrigger/poll/runPoll';
-import type { ListSource, PollOptions } from '../../nodes/InspectionBusinessTrigger/poll/types';
+import {
+	type ListSource,
+	type PollOptions,
+	runPoll,
+} from '../../nodes/InspectionBusinessTrigger/poll';
 import type { Settings } from './moments.model';
-
-/** The options the rewritten poll takes beyond today's PollOptions. */
-type Options = PollOptions & {
-	endedLateHours?: number;
-	oneItemPerMoment?: boolean;
-	recordCap?: number;
-};
 
 export class TriggerDriver {
 	private state: IDataObject = {};
@@ -26,7 +22,7 @@ export class TriggerDriver {
 
 	/** One poll with these settings; returns its items. */
 	async poll(settings: Settings): Promise<IDataObject[]> {
-		const options: Options = {
+		const options: PollOptions = {
 			events: settings.events as PollOptions['events'],
 			overlapMs: settings.overlapMs,
 			emitExisting: settings.emitExisting,
