@@ -29,25 +29,28 @@ export function apiTime(value: unknown): number | null {
 /** The inspection statuses a fact names (the contract lists draft, waiting, review, confirmed, canceled). */
 export const isConfirmedStatus = (status: unknown) => status === 'confirmed';
 export const isCanceledStatus = (status: unknown) => status === 'canceled';
-/** The aggregate reports status when at least one report is published (`partial`: some, `published`: all). */
-const SOME_PUBLISHED = new Set(['partial', 'published']);
 /** `deleted` is true only for a deleted inspection listed with include_deleted. */
 export const isDeletedFlag = (deleted: unknown) => deleted === true;
 
-/**
- * How many of the inspection's reports are published: those in
- * `reports.items` whose status is "published", and at least one when the
- * aggregate status says some are (`partial`) or all are (`published`) while
- * the items do not show it. Zero: none is published yet.
- */
+/** How many of the inspection's reports (`reports.items`) are published. */
 export function publishedReportCount(record: IDataObject): number {
-	const reports = child(record, 'reports');
-	const items = Array.isArray(reports.items) ? reports.items : [];
-	const published = items.filter(
-		(item) => typeof item === 'object' && item !== null && (item as IDataObject).status === 'published',
+	const items = child(record, 'reports').items;
+	return (Array.isArray(items) ? items : []).filter(
+		(item) =>
+			typeof item === 'object' && item !== null && (item as IDataObject).status === 'published',
 	).length;
-	return published > 0 ? published : SOME_PUBLISHED.has(String(reports.status)) ? 1 : 0;
 }
+
+/**
+ * How far the reports status says publication went: 0 none, 1 some (`partial`), 2 all
+ * (`published`). An inspection whose reports the API does not itemise shows its publication so.
+ */
+export const reportsStatusRank = (reportsStatus: unknown): number =>
+	reportsStatus === 'published' ? 2 : reportsStatus === 'partial' ? 1 : 0;
+
+/** At least one report is published: a report item published, or the status says some are. */
+export const someReportPublished = (publishedReports: number, reportsStatus: unknown): boolean =>
+	publishedReports > 0 || reportsStatusRank(reportsStatus) > 0;
 
 /** An amount of money in whole cents, so 425.1 and 425.09999999999997 are the same; null when not a number. */
 export const cents = (amount: unknown): number | null =>

@@ -128,7 +128,7 @@ const ANY_BOOKING: BookingParts = {
 		{ weight: 3, arbitrary: fc.constant(null) },
 		{ weight: 1, arbitrary: fc.integer({ min: 0, max: 20 }) },
 	),
-	quote: fc.constantFrom(0, 425, 425.1, 300.55, 199.99, 400),
+	quote: fc.constantFrom(0, 0, 425, 425.1, 300.55, 199.99, 400),
 	paid: fc.constantFrom('no', 'no', 'no', 'part', 'full'),
 	paidStyle: fc.constantFrom('boolean', 'boolean', 'boolean', 'boolean', 'status', 'amounts'),
 	agreements: fc.constantFrom(0, 1, 1, 2, 2),
@@ -616,7 +616,7 @@ class Run {
 		pollAt: number,
 	): string | undefined {
 		if (id === undefined) return undefined;
-		const until = this.model.heldUntil(resource, id);
+		const until = this.model.heldUntil(resource, id, this.settings);
 		if (until !== undefined && until > this.business.now && until <= pollAt) {
 			this.count('run: change left out at the 90-day edge');
 			return undefined;

@@ -218,8 +218,11 @@ function inspectionEnd(r: IDataObject): number | null {
 	const start = scheduledAt(r);
 	if (start === null) return null;
 	const hours = typeof r.duration_hours === 'number' ? r.duration_hours : null;
-	const end = apiTime(r.ends_at) ?? (hours !== null ? start + hours * HOUR : start);
-	return Math.ceil(end / QUARTER_HOUR) * QUARTER_HOUR;
+	const endsAt = apiTime(r.ends_at);
+	const length = endsAt !== null ? endsAt - start : hours !== null ? hours * HOUR : 0;
+	// The length, rounded up to the quarter hour, none when negative, two weeks at most.
+	const quarters = Math.min(Math.ceil(Math.max(length, 0) / QUARTER_HOUR), 14 * 24 * 4);
+	return start + quarters * QUARTER_HOUR;
 }
 
 /** Service and add-on ids, told apart. */
@@ -510,14 +513,19 @@ export const needsMemory = (resource: Resource, events: readonly string[]) =>
 	selectedOf(resource, events).some((event) => !NEED_NO_MEMORY.has(event));
 
 /**
- * A record's activity: an inspection's is the later of its last change and its end; a contact's
- * or an appointment's, its last change. Kept 90 days past it; the cap lets the oldest go first.
+ * A record's activity: an inspection's is the later of its last change and its end (with
+ * Inspection Ended selected, its Ended time); a contact's or an appointment's, its last change.
+ * Kept 90 days past it; the cap lets the oldest go first.
  */
 const changedAt = (record: IDataObject) => apiTime(record.updated_at) ?? -Infinity;
 
-function activity(resource: Resource, record: IDataObject): number {
+function activity(resource: Resource, record: IDataObject, settings: Settings): number {
 	const changed = changedAt(record);
-	return resource === 'inspections' ? Math.max(changed, inspectionEnd(record) ?? changed) : changed;
+	if (resource !== 'inspections') return changed;
+	const end = inspectionEnd(record);
+	if (end === null) return changed;
+	const ended = settings.events.includes('inspection.ended') ? settings.endedHours * HOUR : 0;
+	return Math.max(changed, end + ended);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -532,11 +540,13 @@ export class MomentsModel {
 	/** Coverage only: the start times reminded of before Starting was selected afresh. */
 	private readonly remindedBeforeAfresh = new Set<string>();
 	private readonly memory: Partial<Record<Resource, ResourceMemory>> = {};
+	/** The settings of the poll being judged (an activity reads the Ended hours). */
+	private settings?: Settings;
 
 	/** Until when (API time) the trigger holds this record; undefined: not held. */
-	heldUntil(resource: Resource, id: string): number | undefined {
+	heldUntil(resource: Resource, id: string, settings: Settings): number | undefined {
 		const held = this.memory[resource]?.held.get(id);
-		return held === undefined ? undefined : activity(resource, held.record) + MEMORY_MS;
+		return held === undefined ? undefined : activity(resource, held.record, settings) + MEMORY_MS;
 	}
 
 	/** The moments one poll must emit. */
@@ -546,6 +556,7 @@ export class MomentsModel {
 		const out: Moment[] = [];
 		const firstPoll = this.polls++ === 0;
 		this.selected = view.settings.events;
+		this.settings = view.settings;
 		for (const resource of RESOURCES) {
 			if (selectedOf(resource, view.settings.events).length === 0) {
 				// A resource no selected event needs is forgotten; selected again, it gets a baseline.
@@ -610,7 +621,7 @@ export class MomentsModel {
 	/** Kept 90 days after its activity; after that, its next change is seen for the first time. */
 	private letGoAfter90Days(resource: Resource, memory: ResourceMemory, at: number): void {
 		for (const [id, held] of memory.held) {
-			if (activity(resource, held.record) + MEMORY_MS > at) continue;
+			if (activity(resource, held.record, this.settings!) + MEMORY_MS > at) continue;
 			memory.held.delete(id);
 			this.count(`case: ${resource} let go after 90 days`);
 		}
@@ -788,11 +799,10 @@ export class MomentsModel {
 	}
 
 	/**
-	 * The budget (here the record cap): the records with the oldest activity are let go first
-	 * (ties: the lower id first); what the poll window needs to recognise a version seen before
-	 * goes last. READING: the window's records are those whose version the next poll's overlap
-	 * re-reads (changed at most the overlap before the newest change read), and they are held
-	 * like the rest (not only recognised).
+	 * The budget (here the record cap): the memories with the oldest activity are let go first
+	 * (ties: the lower id first). What the poll window needs to recognise a version seen before
+	 * goes last: the version, not the memory (a version seen before is not reported again, which
+	 * this model, holding no versions, needs nothing for).
 	 */
 	private holdToCap(resource: Resource, memory: ResourceMemory, view: PollView): void {
 		const cap = view.settings.recordCap;
@@ -801,14 +811,17 @@ export class MomentsModel {
 			changedAt(h.record) >= memory.newestSeen - view.settings.overlapMs;
 		const order = [...memory.held.entries()].sort(
 			([idA, a], [idB, b]) =>
-				Number(inWindow(a)) - Number(inWindow(b)) ||
-				activity(resource, a.record) - activity(resource, b.record) ||
+				activity(resource, a.record, view.settings) - activity(resource, b.record, view.settings) ||
 				(idA < idB ? -1 : idA > idB ? 1 : 0),
 		);
 		const letGo = order.slice(0, memory.held.size - cap);
 		const kept = order.slice(memory.held.size - cap);
 		const [last, first] = [letGo.at(-1)![1], kept[0][1]];
-		if (!inWindow(first) && activity(resource, last.record) === activity(resource, first.record))
+		if (
+			!inWindow(first) &&
+			activity(resource, last.record, view.settings) ===
+				activity(resource, first.record, view.settings)
+		)
 			this.count(`case: ${resource} at the cap, a tie broken by id`);
 		if (letGo.some(([, a]) => kept.some(([, b]) => changedAt(a.record) > changedAt(b.record))))
 			this.count(`case: ${resource} let go at the cap before one changed earlier`);

@@ -8,7 +8,7 @@
  * poll applies, Fetch Test Event, the sandbox's expected events and the
  * docs' table (scripts/events-doc.ts) are all made from these rows.
  */
-import { apiTime } from '../../shared/inspectionFacts';
+import { apiTime, reportsStatusRank, someReportPublished } from '../../shared/inspectionFacts';
 import type { OnceMoment, Resource } from '../memory';
 import { type InspectionMemory, type MemoryOf } from '../memory';
 import {
@@ -81,8 +81,9 @@ const notNew = (change: Change<unknown>) => !change.isNew;
 
 const confirmed = (m: InspectionMemory) => m.status === 'confirmed';
 const canceled = (m: InspectionMemory) => m.status === 'canceled';
-const published = (m: InspectionMemory) => m.publishedReports > 0;
-const paid = holds('paid');
+const published = (m: InspectionMemory) => someReportPublished(m.publishedReports, m.reportsStatus);
+/** Fully paid; an inspection with nothing to pay is never Paid, whatever its payment fields say. */
+const paid = (m: InspectionMemory) => holds('paid')(m) && !holds('nothingToPay')(m);
 const signed = holds('signed');
 /** For a gate: nothing to pay counts as paid, nothing to sign as signed. */
 const paidAndSigned = allOf(
@@ -96,11 +97,15 @@ const rescheduled = ({ now, before }: Change<InspectionMemory>) => {
 	const was = before === null ? null : (before.start ?? before.lastStart);
 	return was !== null && now.start !== null && now.start !== was;
 };
-/** More reports published than before (the first one included). */
+/**
+ * More reports published than before (the first one included): more report items published, or
+ * the reports status went up (how an inspection whose reports are not itemised shows it).
+ */
 const morePublished = ({ now, before, isNew: fresh }: Change<InspectionMemory>) =>
 	before === null
-		? fresh && now.publishedReports > 0
-		: now.publishedReports > before.publishedReports;
+		? fresh && published(now)
+		: now.publishedReports > before.publishedReports ||
+			reportsStatusRank(now.reportsStatus) > reportsStatusRank(before.reportsStatus);
 /** Money received: the amount paid rose (a new inspection: anything paid). */
 export const amountReceived = ({ now, before, isNew: fresh }: Change<InspectionMemory>): number => {
 	const was = before === null ? (fresh ? 0 : null) : before.amountPaidCents;

@@ -132,8 +132,11 @@ const settingsKey = (state: ResourceState, settings: TimeSettings) =>
 function startWatching(state: ResourceState, settings: TimeSettings, now: number): void {
 	if (!selects(settings, 'afterEnd')) delete state.endedFrom;
 	else state.endedFrom ??= now;
-	if (!selects(settings, 'beforeStart')) delete state.startingFrom;
-	else if (state.startingFrom === undefined) {
+	if (!selects(settings, 'beforeStart')) {
+		// Selected again later, Starting starts afresh: the times reminded of are forgotten.
+		if (state.startingFrom !== undefined) forgetReminders(state);
+		delete state.startingFrom;
+	} else if (state.startingFrom === undefined) {
 		state.startingFrom = now;
 		for (const key of [...state.records.keys()]) {
 			const held = state.records.get(key)!;
@@ -144,6 +147,16 @@ function startWatching(state: ResourceState, settings: TimeSettings, now: number
 			if (starting.length > 0)
 				state.records.set(key, { ...held, memory: noteDone(memory, starting) });
 		}
+	}
+}
+
+/** Forgets the start time each held inspection was last reminded of. */
+function forgetReminders(state: ResourceState): void {
+	for (const key of [...state.records.keys()]) {
+		const held = state.records.get(key)!;
+		const memory = held.memory as InspectionMemory | undefined;
+		if (memory?.remindedStart != null)
+			state.records.set(key, { ...held, memory: { ...memory, remindedStart: null } });
 	}
 }
 
@@ -166,12 +179,14 @@ interface DueInspection {
 }
 
 /** Every held inspection with a moment due; the next time one comes due is stored. */
-function collectDue(state: ResourceState, settings: TimeSettings, now: number): DueInspection[] {
+function collectDue(state: ResourceState, run: TimeMomentRun): DueInspection[] {
+	const { settings, now } = run;
 	const found: DueInspection[] = [];
 	let next = Infinity;
 	for (const key of state.records.keys()) {
-		const memory = state.records.get(key)!.memory as InspectionMemory | undefined;
-		if (!memory) continue;
+		const held = state.records.get(key)!;
+		const memory = held.memory as InspectionMemory | undefined;
+		if (!memory || run.forgotten(held.updatedAt, memory)) continue;
 		const moments = dueMoments(memory, state, settings, now);
 		next = Math.min(next, moments.next);
 		if (moments.due.length > 0) found.push({ key, due: moments.due });
@@ -198,6 +213,8 @@ export interface TimeMomentRun {
 	judge(record: IDataObject): Verdict | null;
 	/** Logs a count of Ended moments skipped as too late. */
 	skippedLate(count: number): void;
+	/** Whether a held memory is past the time the trigger holds a record (judged as not held). */
+	forgotten(updatedAt: number, memory: InspectionMemory): boolean;
 }
 
 /** A due moment of an inspection whose id `ids=` cannot look up: reported once, as unreadable. */
@@ -272,7 +289,7 @@ export async function reportTimeMoments(
 	const current = state.timeMomentsFor === key && state.timeMomentsDue !== undefined;
 	if (current && run.now < state.timeMomentsDue!) return verdicts;
 	state.timeMomentsFor = key;
-	const due = collectDue(state, run.settings, run.now);
+	const due = collectDue(state, run);
 	let skipped = 0;
 	const lookups: DueInspection[] = [];
 	for (const entry of due) {

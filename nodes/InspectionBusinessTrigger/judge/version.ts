@@ -36,7 +36,7 @@ import {
 } from '../memory';
 import { changesBetween } from './changes';
 import type { Verdict } from './items';
-import { endedAt, noteNextDue, type TimeSettings } from './timeMoments';
+import { dueMoments, noteDone, noteNextDue, type TimeSettings } from './timeMoments';
 import { asReceived, unreadableKey } from './unreadable';
 
 /** What a version is judged in. */
@@ -51,6 +51,11 @@ export interface JudgeContext {
 	time: TimeSettings;
 	/** The server's time now (ms). */
 	now: number;
+	/**
+	 * Whether a held memory is past the time the trigger holds a record (REMEMBER_MS after its
+	 * activity): such a record is judged as not held, whether or not its memory was let go yet.
+	 */
+	forgotten: (updatedAt: number, memory: AnyMemory) => boolean;
 }
 
 /** Where a version was listed. */
@@ -146,7 +151,8 @@ function judge(ctx: JudgeContext, record: IDataObject, listing: Listing): Verdic
 	const updatedAt = changeTime(record);
 	const hash = contentHashOf(record);
 	if (held && held.updatedAt === updatedAt && held.hash === hash) return null;
-	const before = held?.memory ?? null;
+	const before =
+		held?.memory !== undefined && !ctx.forgotten(held.updatedAt, held.memory) ? held.memory : null;
 	// During a baseline, what is new is judged against the moment it began.
 	const windowStart =
 		state.phase === 'baseline' ? (state.baselineBegan ?? null) : listing.windowStart;
@@ -161,7 +167,10 @@ function judge(ctx: JudgeContext, record: IDataObject, listing: Listing): Verdic
 		(state.phase === 'baseline' && !changedSinceBaselineBegan(state, updatedAt, listing)) ||
 		(state.phase === 'existing' && held === undefined);
 	const events = silent ? [] : eventsOf(ctx, change);
-	remember(ctx, key, { updatedAt, hash, memory: now }, before === null && !isNew);
+	// A baseline's Ended that came before the trigger watched it is judged by `endedFrom`, so a move
+	// later still gets one; a record seen for the first time later, its Ended come, counts it done.
+	const firstSeenOld = before === null && !isNew && state.phase === 'live';
+	remember(ctx, key, { updatedAt, hash, memory: now }, firstSeenOld);
 	if (state.phase === 'existing' && held === undefined) {
 		const event = EXISTING_EVENTS[resource];
 		return { events: [event], record, previous: null, changes: null };
@@ -179,7 +188,7 @@ function judge(ctx: JudgeContext, record: IDataObject, listing: Listing): Verdic
 /**
  * Stores the version, with its memory when the selected events read one. The
  * once-moments whose fact holds now have happened; for a record not held and
- * not new, so has an Ended whose time has come (docs/moments.md).
+ * not new, so have a reminder and a review request due now (docs/moments.md).
  */
 function remember(ctx: JudgeContext, key: string, version: Held, firstSeenOld: boolean): void {
 	const { state, resource } = ctx;
@@ -188,12 +197,15 @@ function remember(ctx: JudgeContext, key: string, version: Held, firstSeenOld: b
 		return;
 	}
 	if (resource === 'inspections') {
-		const memory = version.memory as InspectionMemory;
-		const happened = new Set([...memory.happened, ...holding(ctx, memory)]);
-		const ended = endedAt(memory, ctx.time);
-		if (firstSeenOld && ended !== null && ended <= ctx.now) happened.add('ended');
-		version.memory = { ...memory, happened: [...happened] };
-		noteNextDue(state, version.memory as InspectionMemory, ctx.time, ctx.now);
+		const held = version.memory as InspectionMemory;
+		let memory: InspectionMemory = {
+			...held,
+			happened: [...new Set([...held.happened, ...holding(ctx, held)])],
+		};
+		// Seen for the first time, not new: a reminder or a review request due now counts as sent.
+		if (firstSeenOld) memory = noteDone(memory, dueMoments(memory, state, ctx.time, ctx.now).due);
+		version.memory = memory;
+		noteNextDue(state, memory, ctx.time, ctx.now);
 	}
 	state.records.set(key, version);
 }

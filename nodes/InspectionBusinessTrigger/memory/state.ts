@@ -21,7 +21,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { type HeldResource, RecordBook } from './records';
+import { type HeldResource, RecordBook, unpackId } from './records';
 import { upgradeState } from './upgrade';
 
 export const RESOURCES = ['contacts', 'inspections', 'events', 'attachments'] as const;
@@ -234,7 +234,7 @@ export function letGo(records: RecordBook, keeping: Keeping): void {
 			continue;
 		}
 		const at = activity(held.updatedAt, held.memory);
-		if (at < now - REMEMBER_MS) forget(records, key, keepVersionsFrom);
+		if (at <= now - REMEMBER_MS) forget(records, key, keepVersionsFrom);
 		else kept.push([key, at]);
 	}
 	if (cap === undefined || kept.length <= cap) return;
@@ -242,9 +242,14 @@ export function letGo(records: RecordBook, keeping: Keeping): void {
 		forget(records, key, keepVersionsFrom);
 }
 
-/** Oldest activity first; ties by key, so every process lets go of the same records. */
-const byActivity = (entries: Array<[string, number]>) =>
-	[...entries].sort(([ka, a], [kb, b]) => a - b || (ka < kb ? -1 : ka > kb ? 1 : 0));
+/** Oldest activity first; ties by the record's id, so every process lets go of the same records. */
+function byActivity(entries: Array<[string, number]>) {
+	const ids = new Map(entries.map(([key]) => [key, unpackId(key)]));
+	return [...entries].sort(([ka, a], [kb, b]) => {
+		const [ia, ib] = [ids.get(ka)!, ids.get(kb)!];
+		return a - b || (ia < ib ? -1 : ia > ib ? 1 : 0);
+	});
+}
 
 /**
  * Holds every resource's records within STATE_BUDGET (or `budget`): the

@@ -160,7 +160,8 @@ function inspectionMemory(s: Slots): InspectionMemory {
 	return {
 		status,
 		reportsStatus,
-		publishedReports: published ? 1 : 0,
+		// Not kept before: the reports status says how far publication went.
+		publishedReports: 0,
 		facts,
 		happened: [...happened],
 		start,

@@ -23,6 +23,7 @@ import {
 import {
 	endOf,
 	freshState,
+	REMEMBER_MS,
 	type InspectionMemory,
 	keepWithinBudget,
 	type Keeping,
@@ -247,8 +248,15 @@ function judgeContext(
 			endedLateHours: options.endedLateHours,
 		},
 		now: serverNow(state, options),
+		forgotten: forgottenBy(resource, serverNow(state, options), options),
 	};
 }
+
+/** Whether a held memory is past REMEMBER_MS after its activity, at `now`. */
+const forgottenBy = (resource: Resource, now: number, options: PollOptions) => {
+	const activity = activityOf(resource, options);
+	return (updatedAt: number, memory: unknown) => activity(updatedAt, memory) <= now - REMEMBER_MS;
+};
 
 /**
  * Lets go of what the resource no longer needs: what no selected event reads,
@@ -298,6 +306,7 @@ async function timeMoments(
 			return page.outOfTime ? null : page.records;
 		},
 		judge: (record) => judgeVersion(ctx, record, { windowStart: null, existedAtBaseline: false }),
+		forgotten: ctx.forgotten,
 		skippedLate: (count) =>
 			options.log?.(
 				`Inspection Ended: ${count} moment(s) skipped, more than ${options.endedLateHours} hours late`,
