@@ -14,8 +14,6 @@
  * always a broken rule (each is counted in the run's totals):
  * - a change made before a record's 90 days end, read by a poll after they end (is the change
  *   judged by its own time or by the poll's?);
- * - a resource whose selected events needed no memory (Created, Canceled, Deleted alone) given
- *   an event that needs it (does it take a baseline?): the resource keeps its old selection;
  * - Appointment Created alone selected while appointments without created_at exist (the window
  *   would be all the memory, and they would be new again once it passed);
  * - Skip Ended Moments Later Than 0 with n8n away 80 days or more (a review request due while
@@ -539,10 +537,8 @@ class Run {
 		}
 		for (const resource of RESOURCES) {
 			const was = selectedOf(resource, before);
-			if (was.length > 0 && !needsMemory(resource, was) && needsMemory(resource, chosen)) {
-				chosen = [...chosen.filter((e) => !EVENTS[resource].includes(e)), ...was];
-				this.count('run: selection kept (no memory to memory)');
-			}
+			if (was.length > 0 && !needsMemory(resource, was) && needsMemory(resource, chosen))
+				this.count('run: events start reading memory');
 		}
 		return ALL_EVENTS.filter((event) => chosen.includes(event));
 	}

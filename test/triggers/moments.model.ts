@@ -279,6 +279,8 @@ interface ResourceMemory {
 	startingOn: boolean;
 	/** When the trigger began watching Ended (null: not selected). */
 	endedSince: number | null;
+	/** The selected events read a record's memory (not Created, Canceled, Deleted alone). */
+	memoryNeeded: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -572,6 +574,11 @@ export class MomentsModel {
 				this.letGoAfter90Days(resource, memory, view.at);
 				this.judgeChanges(resource, memory, view, out);
 			}
+			const needed = needsMemory(resource, view.settings.events);
+			// Its events start reading memory: what changed since the last look was judged as seen
+			// for the first time; the rest is a baseline, its facts counted as having happened.
+			if (!baseline && needed && !memory.memoryNeeded) this.holdTheRest(resource, memory, view);
+			memory.memoryNeeded = needed;
 			if (resource === 'inspections') this.timeMoments(memory, view, startsAfresh, out);
 			if (!needsMemory(resource, view.settings.events) && memory.held.size > 0) {
 				memory.held.clear();
@@ -605,6 +612,7 @@ export class MomentsModel {
 			held: new Map(),
 			startingOn: false,
 			endedSince: null,
+			memoryNeeded: needsMemory(resource, view.settings.events),
 		};
 		this.count(firstPoll ? 'case: first baseline' : 'case: baseline of a resource added later');
 		for (const record of view.lists[resource]) {
@@ -616,6 +624,18 @@ export class MomentsModel {
 			else memory.held.set(id, { record });
 		}
 		return memory;
+	}
+
+	/** A baseline of every listed record not held yet (no moment). */
+	private holdTheRest(resource: Resource, memory: ResourceMemory, view: PollView): void {
+		for (const record of view.lists[resource]) {
+			const id = recordId(resource, record);
+			if (memory.held.has(id)) continue;
+			if (resource === 'inspections') memory.held.set(id, holdInspection(record, null));
+			else if (resource === 'contacts') memory.held.set(id, holdContact(record, null));
+			else memory.held.set(id, { record });
+			this.count(`case: ${resource} held from when its events need memory`);
+		}
 	}
 
 	/** Kept 90 days after its activity; after that, its next change is seen for the first time. */

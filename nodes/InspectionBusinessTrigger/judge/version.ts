@@ -150,7 +150,14 @@ function judge(ctx: JudgeContext, record: IDataObject, listing: Listing): Verdic
 	const held = state.records.get(key);
 	const updatedAt = changeTime(record);
 	const hash = contentHashOf(record);
-	if (held && held.updatedAt === updatedAt && held.hash === hash) return null;
+	if (held && held.updatedAt === updatedAt && held.hash === hash) {
+		// A baseline taken again (the events now read memory) holds what it knew only by version.
+		if (held.memory === undefined && ctx.needsMemory && state.phase === 'baseline') {
+			const memory = memoryOf(resource as HeldResource, record) as AnyMemory;
+			remember(ctx, key, { updatedAt, hash, memory }, false);
+		}
+		return null;
+	}
 	const before =
 		held?.memory !== undefined && !ctx.forgotten(held.updatedAt, held.memory) ? held.memory : null;
 	// During a baseline, what is new is judged against the moment it began.

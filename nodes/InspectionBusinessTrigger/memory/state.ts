@@ -15,6 +15,7 @@
  * | `startingFrom`, `endedFrom` | When the trigger began watching Starting, and Ended (server clock). | Set by the first poll with the event selected; dropped by a poll without it. |
  * | `timeMomentsDue` | The earliest server time a Starting or Ended moment can come due, for the settings in `timeMomentsFor`: an earlier poll skips the look at every held inspection. | After every look; lowered when a version moves a moment earlier. |
  * | `records`, `dictionary` | The records held (records.ts). | For every new version; let go by letGo. |
+ * | `memoryKept` | Whether the selected events read the records' memory: when they start to, the resource takes a baseline again (from its last look, so no change is lost). | After every poll. |
  * | `sweptAt` | When the memories past REMEMBER_MS were last let go (server clock): once an hour, since it reads every record. | After each sweep. |
  * | `goesFirst` (one per state) | The resource a poll cut short could not finish: it goes first next poll. | After every poll. |
  * | `generation` (one per state) | How many polls changed the state: what the overlap guard (pollGuards.ts) tells states apart by, without reading them. | By every poll that changed something. |
@@ -52,6 +53,7 @@ export interface ResourceState {
 	timeMomentsDue?: number;
 	timeMomentsFor?: string;
 	sweptAt?: number;
+	memoryKept?: boolean;
 	records: RecordBook;
 }
 
@@ -103,6 +105,7 @@ function readResource(resource: Resource, stored: IDataObject): ResourceState | 
 	if (walk) state.unfinishedWalk = { ...walk };
 	if (isTime(stored.inheritedWindowStart)) state.inheritedWindowStart = stored.inheritedWindowStart;
 	if (typeof stored.timeMomentsFor === 'string') state.timeMomentsFor = stored.timeMomentsFor;
+	if (stored.memoryKept === true) state.memoryKept = true;
 	return state;
 }
 
@@ -148,6 +151,7 @@ const STORED_ORDER = [
 	'timeMomentsDue',
 	'timeMomentsFor',
 	'sweptAt',
+	'memoryKept',
 ] as const satisfies ReadonlyArray<Exclude<keyof ResourceState, 'records'>>;
 
 /** The stored form: every field under its own name, records packed. */

@@ -243,6 +243,8 @@ function upgradeResource(resource: HeldResource, stored: IDataObject): IDataObje
 		baselineBegan: stored.began,
 		startingFrom: stored.startingFrom,
 		endedFrom: stored.endedFrom,
+		// Every earlier release kept what the events compared.
+		memoryKept: resource !== 'attachments',
 		...records,
 	};
 }

@@ -96,6 +96,19 @@ async function walk(ctx: WalkContext): Promise<boolean> {
 	});
 }
 
+/**
+ * Its selected events start reading the records' memory (Paid added to a trigger that watched
+ * only Created): a baseline again, so the records it holds nothing of are held; it begins where
+ * the last walk stood, so every change since is reported, as a record seen for the first time.
+ */
+function baselineFrom(state: ResourceState, options: PollOptions): void {
+	state.phase = 'baseline';
+	// No high-water mark: the last look listed nothing, so everything listed now came since.
+	state.baselineBegan = Math.max(0, (state.highWaterMark ?? 0) - options.overlapMs);
+	delete state.unfinishedWalk;
+	delete state.inheritedWindowStart;
+}
+
 /** The watched resources in this poll's order, starting with the one the last poll named. */
 function turnOrder(resources: Resource[], goesFirst: Resource | undefined): Resource[] {
 	const at = goesFirst === undefined ? -1 : resources.indexOf(goesFirst);
@@ -121,12 +134,14 @@ function datingBaselines(
 			dated = true;
 			// An earlier start is kept; then this answer lists what changed since, too.
 			const start = Math.min(page.serverTime, began ?? Infinity);
-			for (const state of Object.values(states)) {
-				if (state.phase !== 'baseline' || state.baselineBegan !== undefined) continue;
-				state.baselineBegan = start;
-				given = start;
-			}
-			return given !== undefined && start === page.serverTime
+			const dating = (Object.keys(states) as Resource[]).filter(
+				(resource) =>
+					states[resource]!.phase === 'baseline' && states[resource]!.baselineBegan === undefined,
+			);
+			for (const resource of dating) states[resource]!.baselineBegan = start;
+			if (dating.length > 0) given = start;
+			// What this answer lists existed when the baselines it dated began: its own resource's.
+			return dating.includes(request.resource) && start === page.serverTime
 				? { ...page, datedBaseline: true }
 				: page;
 		},
@@ -158,11 +173,16 @@ export async function runPoll(
 	const headerBefore = header(stored);
 	const firstPoll = Object.keys(states).length === 0;
 	const order = turnOrder(watchedResources(options.events), goesFirst);
-	for (const resource of order)
-		states[resource] ??= freshState(
+	for (const resource of order) {
+		const state = (states[resource] ??= freshState(
 			resource,
 			firstPoll && options.emitExisting ? 'existing' : 'baseline',
-		);
+		));
+		const needed = needsMemory(resource, options.events);
+		if (needed && state.memoryKept !== true && state.phase === 'live') baselineFrom(state, options);
+		if (needed) state.memoryKept = true;
+		else delete state.memoryKept;
+	}
 	const { reader, start } = datingBaselines(source, states, options.baselineBegan);
 	const budget = new Budget(options);
 	const verdicts: Verdict[] = [];

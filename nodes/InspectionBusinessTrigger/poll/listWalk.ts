@@ -259,10 +259,10 @@ function finishWalk(
 			: inheritedWindowStart(walk.windowStart, state.highWaterMark, overlapMs, existing);
 	// The window that follows a leftover (see runPoll) still belongs to the initial walk, if this was one.
 	if (plan.firstWindowOnly || !resumed || walk.firstCutAt === null) {
-		// A baseline that read only recent records, and found none, still knows where the next
-		// window starts: where it began (else the next window, without a start, takes all as new).
-		if (state.highWaterMark === null && walk.updatedSince !== null)
-			state.highWaterMark = state.baselineBegan ?? walk.updatedSince;
+		// A baseline that read only what changed since a time, and found nothing, knows nothing
+		// changed since: the next window starts there (else, without a start, it takes all as new).
+		if (state.phase === 'baseline' && state.highWaterMark === null && walk.updatedSince !== null)
+			state.highWaterMark = walk.updatedSince;
 		state.phase = 'live';
 		state.baselineBegan = undefined;
 	}
