@@ -38,7 +38,12 @@ export class TriggerDriver {
 		};
 		const result = await runPoll(this.state, this.source, options);
 		this.state = JSON.parse(JSON.stringify(result.state)) as IDataObject;
-		if (process.env.DEBUG_MODEL) console.log(new Date(this.clock()).toISOString(), JSON.stringify((this.state.inspections as IDataObject)?.records), JSON.stringify(result.items.map((i) => [i.event, (i.record as IDataObject).id])));
+		if (process.env.DEBUG_MODEL)
+			console.log(
+				new Date(this.clock()).toISOString(),
+				JSON.stringify((this.state.inspections as IDataObject)?.records),
+				JSON.stringify(result.items.map((i) => [i.event, (i.record as IDataObject).id])),
+			);
 		return result.items as unknown as IDataObject[];
 	}
 }
