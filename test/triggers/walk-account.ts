@@ -2,7 +2,7 @@
  * The harness of the poll.walk tests: an account on the in-memory API
  * (fake-api.ts) polled through a source that records every request and answer,
  * to check what each poll ASKS the API for and what it keeps for the next poll.
- * The items alone cannot show these rules: the fingerprints drop what an
+ * The items alone cannot show these rules: the state drops what an
  * overlap lists twice, so a window asked too wide, a cursor dropped or a mark
  * left behind would go unnoticed until it cost requests or lost a change.
  */

@@ -85,9 +85,9 @@ export function asReceived(record: unknown): { shown: unknown; contentHash: stri
 }
 
 /**
- * The key an unreadable record is remembered under in the fingerprints: its
+ * The key an unreadable record is remembered under among the records: its
  * id when it has a usable one, else its content. Packed keys are base64url or
- * start with `~` (memory/fingerprints.ts), so `!` cannot clash with a record's.
+ * start with `~` (memory/records.ts), so `!` cannot clash with a record's.
  */
 export function unreadableKey(contentHash: string): string {
 	return `!${contentHash}`;

@@ -1,5 +1,5 @@
 /**
- * The shapes the poll (runPoll.ts) and its walks (listWalk.ts) share: the list
+ * The shapes the poll (index.ts) and its walks (listWalk.ts) share: the list
  * source a poll reads from and the poll's options. The items are judge/items.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
