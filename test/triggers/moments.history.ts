@@ -540,6 +540,8 @@ class Run {
 			if (was.length > 0 && !needsMemory(resource, was) && needsMemory(resource, chosen))
 				this.count('run: events start reading memory');
 		}
+		// The node refuses a poll with no event selected: such an edit is not made.
+		if (chosen.length === 0) return [...before];
 		return ALL_EVENTS.filter((event) => chosen.includes(event));
 	}
 
