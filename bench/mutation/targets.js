@@ -7,18 +7,20 @@ const TARGETS = {
 	'trigger-core': {
 		// The pure core: the catalog, the judge, the memory and the walks (no n8n context).
 		mutate: [
-			'nodes/InspectionBusinessTrigger/catalog.ts',
+			'nodes/InspectionBusinessTrigger/catalog/*.ts',
 			'nodes/InspectionBusinessTrigger/testEvent.ts',
+			'nodes/InspectionBusinessTrigger/options.ts',
 			'nodes/InspectionBusinessTrigger/judge/**/*.ts',
 			'nodes/InspectionBusinessTrigger/memory/**/*.ts',
 			'nodes/InspectionBusinessTrigger/poll/**/*.ts',
 		],
 		// state-size.test.ts is left out: a size benchmark of minutes, not a behaviour test.
 		tests: [
-			'test/triggers/change.test.ts',
+			'test/triggers/catalog.test.ts',
+			'test/triggers/moments.model.test.ts',
 			'test/triggers/unreadable.test.ts',
-			'test/triggers/memory.test.ts',
-			'test/triggers/memory.edges.test.ts',
+			'test/triggers/records.test.ts',
+			'test/triggers/state.test.ts',
 			'test/triggers/moments.test.ts',
 			'test/triggers/moments.edges.test.ts',
 			'test/triggers/moments.misfires.test.ts',
@@ -30,13 +32,19 @@ const TARGETS = {
 			'test/triggers/poll.unreadable.test.ts',
 			'test/triggers/poll.walk.test.ts',
 			'test/triggers/poll.walk.windows.test.ts',
-			'test/triggers/slots.test.ts',
 			'test/triggers/testEvent.test.ts',
 			'test/triggers/state-bounds.test.ts',
-			'test/triggers/state-format.test.ts',
-			'test/triggers/state-upgrade.test.ts',
-			'test/triggers/watch.test.ts',
+			'test/triggers/upgrade.test.ts',
 		],
+	},
+	// The moments' rules alone, against the tests that state them: the model test and the catalog's table.
+	moments: {
+		mutate: [
+			'nodes/InspectionBusinessTrigger/catalog/*.ts',
+			'nodes/InspectionBusinessTrigger/judge/timeMoments.ts',
+			'nodes/InspectionBusinessTrigger/judge/version.ts',
+		],
+		tests: ['test/triggers/moments.model.test.ts', 'test/triggers/catalog.test.ts'],
 	},
 	transport: {
 		mutate: ['nodes/shared/transport/**/*.ts'],
