@@ -659,6 +659,8 @@ export class MomentsModel {
 			memory.newestSeen = Math.max(memory.newestSeen, changedAt(record));
 			const id = recordId(resource, record);
 			const before = memory.held.get(id) ?? null;
+			// A version seen before is never reported again (one dated ahead of the clock is listed again).
+			if (before !== null && JSON.stringify(before.record) === JSON.stringify(record)) continue;
 			const createdAt = apiTime(record.created_at);
 			const isNew = before === null && createdAt !== null && createdAt > memory.lastLook;
 			if (before === null && !isNew) this.count(`case: ${resource} seen first, not new`);
