@@ -25,6 +25,15 @@ export const EVENTS_PROPERTY: INodeProperties = {
 		.map((row) => ({ name: row.label, value: row.value, description: row.description })),
 };
 
+// The community lint wants a boolean or list default written as such: those are written here
+// again, and test/triggers/options.test.ts holds them equal to OPTION_DEFAULTS.
+const {
+	endedHours: ENDED_HOURS,
+	endedLateHours: ENDED_LATE_HOURS,
+	overlapMinutes: OVERLAP_MINUTES,
+	startingHours: STARTING_HOURS,
+} = OPTION_DEFAULTS;
+
 const STARTING = eventsWith('beforeStart');
 const ENDED = eventsWith('afterEnd');
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -35,7 +44,7 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 		displayName: 'Only Trigger Once',
 		name: 'onlyOnce',
 		type: 'boolean',
-		default: OPTION_DEFAULTS.onlyOnce,
+		default: true,
 		description:
 			'Whether Confirmed, Report Published, Paid, Agreements Signed and the paid-and-signed moments come at most once per inspection, so a client never gets the same message twice. Turn off to be told each time it happens again, such as a new payment after a refund.',
 		shownWith: ONCE_OPTIONAL_EVENTS,
@@ -45,7 +54,7 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 		name: 'startingHours',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 2160 },
-		default: OPTION_DEFAULTS.startingHours,
+		default: STARTING_HOURS,
 		description:
 			'For Inspection Starting Soon: how many hours before the scheduled time the reminder comes. None goes out once the inspection has begun.',
 		shownWith: STARTING,
@@ -55,7 +64,7 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 		name: 'endedHours',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 2160 },
-		default: OPTION_DEFAULTS.endedHours,
+		default: ENDED_HOURS,
 		description: 'For Inspection Ended: how many hours after the inspection ended it comes',
 		shownWith: ENDED,
 	},
@@ -64,7 +73,7 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 		name: 'endedLateHours',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 8760 },
-		default: OPTION_DEFAULTS.endedLateHours,
+		default: ENDED_LATE_HOURS,
 		description:
 			'An Inspection Ended that comes this many hours late (n8n was off, the workflow unpublished) is skipped, not sent: a review request days late does more harm than good. 0 sends every late one.',
 		shownWith: ENDED,
@@ -77,7 +86,7 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 			name: capitalised(status),
 			value: status,
 		})),
-		default: [...OPTION_DEFAULTS.momentStatuses],
+		default: ['confirmed'],
 		description:
 			'Which inspections get Starting Soon and Ended. Confirmed only by default: a draft or a booking not yet confirmed may never take place. Canceled and deleted inspections never do.',
 		shownWith: [...STARTING, ...ENDED],
@@ -86,7 +95,7 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 		displayName: 'Emit Existing Records on First Poll',
 		name: 'emitExisting',
 		type: 'boolean',
-		default: OPTION_DEFAULTS.emitExisting,
+		default: false,
 		description:
 			'Whether the first poll emits every record that already exists (event contact.existing, inspection.existing, inspection_event.existing or attachment.existing) instead of only taking a baseline',
 	},
@@ -95,13 +104,18 @@ const SETTINGS: Array<INodeProperties & { name: OptionName; shownWith?: string[]
 		name: 'overlapMinutes',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 1440 },
-		default: OPTION_DEFAULTS.overlapMinutes,
+		default: OVERLAP_MINUTES,
 		description:
 			'How far before the last change seen each poll starts asking, so changes the API shows late are not missed. Repeats are recognised and not emitted again.',
 	},
 ];
 
-const property = ({ shownWith, ...setting }: (typeof SETTINGS)[number]): INodeProperties => setting;
+/** A setting as n8n reads it: without the events it is shown with. */
+function property(setting: (typeof SETTINGS)[number]): INodeProperties {
+	const copy: Partial<typeof setting> = { ...setting };
+	delete copy.shownWith;
+	return copy as INodeProperties;
+}
 const byName = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
 

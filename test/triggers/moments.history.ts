@@ -529,7 +529,7 @@ class Run {
 
 	/** The selection, kept out of what the contract leaves open (see the top of this file). */
 	private withinReach(events: readonly string[], before: readonly string[]): string[] {
-		let chosen = [...events];
+		const chosen = [...events];
 		if (this.appointmentsWithoutCreatedAt) {
 			const appointments = selectedOf('events', chosen);
 			if (appointments.length === 1 && appointments[0] === 'inspection_event.created')

@@ -9,8 +9,7 @@
  * docs' table (scripts/events-doc.ts) are all made from these rows.
  */
 import { apiTime, reportsStatusRank, someReportPublished } from '../../shared/inspectionFacts';
-import type { OnceMoment, Resource } from '../memory';
-import { type InspectionMemory, type MemoryOf } from '../memory';
+import type { InspectionMemory, MemoryOf, OnceMoment, Resource } from '../memory';
 import {
 	addedTo,
 	allOf,
