@@ -105,6 +105,8 @@ function baselineFrom(state: ResourceState, options: PollOptions): void {
 	state.phase = 'baseline';
 	// No high-water mark: the last look listed nothing, so everything listed now came since.
 	state.baselineBegan = Math.max(0, (state.highWaterMark ?? 0) - options.overlapMs);
+	// Read as a first baseline reads: the whole list (contacts and appointments: their recent ones).
+	state.highWaterMark = null;
 	delete state.unfinishedWalk;
 	delete state.inheritedWindowStart;
 }
