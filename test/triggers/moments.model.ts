@@ -559,6 +559,7 @@ export class MomentsModel {
 		const firstPoll = this.polls++ === 0;
 		this.selected = view.settings.events;
 		this.settings = view.settings;
+		const readFirst = RESOURCES.find((r) => selectedOf(r, view.settings.events).length > 0);
 		for (const resource of RESOURCES) {
 			if (selectedOf(resource, view.settings.events).length === 0) {
 				// A resource no selected event needs is forgotten; selected again, it gets a baseline.
@@ -567,7 +568,7 @@ export class MomentsModel {
 			}
 			let memory = this.memory[resource];
 			const baseline = memory === undefined;
-			memory ??= this.baseline(resource, view, firstPoll, out);
+			memory ??= this.baseline(resource, view, firstPoll, resource === readFirst, out);
 			this.memory[resource] = memory;
 			const startsAfresh = resource === 'inspections' && this.watchTimeMoments(memory, view);
 			if (!baseline) {
@@ -599,15 +600,24 @@ export class MomentsModel {
 	 * `…existing`, on the trigger's first poll only); every fact that holds counts as having
 	 * happened. READING: Emit Existing is for the first poll; a resource added later gets a silent
 	 * baseline. The lists include canceled and deleted inspections, so they are existing too.
+	 * READING: the baseline begins at the poll's time as the API dates it (whole seconds); a record
+	 * the API dates after that was changed while the baseline ran and is judged as a change, except
+	 * in the list the poll reads first (it was answered when the baseline began, so all it lists
+	 * existed then). Only a clock set back dates a record after a poll that lists it.
 	 */
 	private baseline(
 		resource: Resource,
 		view: PollView,
 		firstPoll: boolean,
+		readFirst: boolean,
 		out: Moment[],
 	): ResourceMemory {
+		const emitsExisting = firstPoll && view.settings.emitExisting;
+		const began = Math.floor(view.at / 1000) * 1000;
+		const changedSinceBegan = (record: IDataObject) =>
+			!emitsExisting && !readFirst && changedAt(record) > began;
 		const memory: ResourceMemory = {
-			lastLook: view.at,
+			lastLook: began,
 			newestSeen: Math.max(-Infinity, ...view.lists[resource].map(changedAt)),
 			held: new Map(),
 			startingOn: false,
@@ -616,13 +626,18 @@ export class MomentsModel {
 		};
 		this.count(firstPoll ? 'case: first baseline' : 'case: baseline of a resource added later');
 		for (const record of view.lists[resource]) {
+			if (changedSinceBegan(record)) continue;
 			const id = recordId(resource, record);
-			if (firstPoll && view.settings.emitExisting)
-				out.push({ resource, id, event: EXISTING_EVENT[resource] });
+			if (emitsExisting) out.push({ resource, id, event: EXISTING_EVENT[resource] });
 			if (resource === 'inspections') memory.held.set(id, holdInspection(record, null));
 			else if (resource === 'contacts') memory.held.set(id, holdContact(record, null));
 			else memory.held.set(id, { record });
 		}
+		if (view.lists[resource].some(changedSinceBegan)) {
+			this.count('case: changed while the baseline ran (clock set back)');
+			this.judgeChanges(resource, memory, view, out);
+		}
+		memory.lastLook = view.at;
 		return memory;
 	}
 
