@@ -5,7 +5,9 @@
  *   npm run demo                  # n8n on 5678, sandbox on 4010
  *   npm run demo -- --port 5680   # another n8n port (--sandbox-port too)
  *
- * Ctrl-C stops n8n and the sandbox and removes the temporary n8n folder.
+ * Ctrl-C, or SIGTERM to `npm run demo` (its script `exec`s node, so npm's SIGTERM reaches this
+ * process and no shell in between is left to die alone), stops n8n and the sandbox and removes
+ * the temporary n8n folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { LOCAL_OWNER } from './n8n-rest';
 import type { N8nServer } from './n8n-server';
 import { buildPackage, declaredNodeTypes, packPackage } from './package-tarball';
 import { isPortFree } from './ports';
+import { stopOnSignals } from './processes';
 import {
 	loadExamples,
 	SANDBOX_CREDENTIAL,
@@ -74,18 +77,12 @@ async function main(): Promise<void> {
 	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-demo-'));
 	let sandbox: RunningSandbox | undefined;
 	let server: N8nServer | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
+	const stop = stopOnSignals(async () => {
 		log('Stopping n8n and the sandbox');
 		await server?.stop();
 		await sandbox?.stop();
 		rmSync(workDir, { recursive: true, force: true });
-		process.exit(code);
-	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-		process.on(signal, () => void stop(0));
+	});
 
 	try {
 		log(

@@ -32,6 +32,32 @@ export function killAllOnSignals(cleanup: () => void = () => {}): void {
 	}
 }
 
+/**
+ * For a command that owns servers until it is stopped (the demo): the first SIGINT (Ctrl-C),
+ * SIGTERM (`kill`, a service manager, npm passing either on) or SIGHUP (the terminal closed)
+ * runs `stopAll` once, then the process exits with 0. The function returned does the same with
+ * the exit code the caller gives, after a failure. Any group `stopAll` did not stop (a server
+ * still starting) is killed as the process exits.
+ */
+export function stopOnSignals(stopAll: () => Promise<void>): (code: number) => Promise<void> {
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		let exitCode = code;
+		try {
+			await stopAll();
+		} catch (error) {
+			console.error('Stopping failed:', error);
+			exitCode ||= 1;
+		}
+		process.exit(exitCode);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+		process.on(signal, () => void stop(0));
+	return stop;
+}
+
 /** Signals the child's whole process group (its pid is the group id), even after the child itself exited. */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined) return;
@@ -215,7 +241,7 @@ export class BackgroundProcess {
 		return live.has(this.child);
 	}
 
-	/** Its process id, for reading what it uses (/proc/<pid>/status). */
+	/** Its pid, which is also its process group's id (/proc/<pid>/status reads what it uses); undefined if it could not start. */
 	get pid(): number | undefined {
 		return this.child.pid;
 	}

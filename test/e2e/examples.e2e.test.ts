@@ -55,6 +55,7 @@ const EXAMPLES = {
 	crmHook: WEBHOOK_EXAMPLE.id,
 	paidToAccounting: 'IbExamplePaidAcct',
 	paidAndSigned: 'IbExamplePaidSign',
+	reminder: 'IbExampleReminder',
 	reviewRequest: 'IbExampleReviewRq',
 } as const;
 const PACKAGE = 'n8n-nodes-inspection-business';
@@ -353,16 +354,28 @@ async function whilePublished(workflowId: string, body: () => Promise<void>): Pr
 describe('Tell the team when an inspection is confirmed, rescheduled or canceled (polling trigger)', () => {
 	const TRIGGER = 'Inspection confirmed, rescheduled or canceled';
 
-	it('composes one message per change the sandbox makes, under n8n start, and none for other changes', async () => {
+	it('composes one message per event the sandbox makes, each on its own branch, under n8n start, and none for other changes', async () => {
 		await instance.control.reset();
 		const inspections = await instance.api.all<Inspection>('/v1/inspections');
-		const toConfirm = inspections.find((i) => i.status === 'waiting' || i.status === 'review');
+		// Upcoming bookings: the trigger holds an inspection for 90 days after its end and last change
+		// (docs/moments.md), so a waiting booking whose date passed long ago is first seen when it is
+		// confirmed, and its confirmation counts as having happened before.
+		const [toConfirm, toConfirmAndMove] = inspections.filter(
+			(i) =>
+				(i.status === 'waiting' || i.status === 'review') &&
+				Date.parse(String(i.scheduled_for)) > Date.now(),
+		);
 		const [toReschedule, toCancel, toPay] = inspections.filter(
 			(i) => i.status === 'confirmed' && i.price.amount_due,
 		);
-		if (!toConfirm || !toReschedule || !toCancel || !toPay)
+		if (!toConfirm || !toConfirmAndMove || !toReschedule || !toCancel || !toPay)
 			throw new Error('The demo seed lacks an inspection to confirm, reschedule, cancel or pay');
-		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.teamNote, 'Team message');
+		// Every branch ends at the placeholder for the team's channel.
+		const watcher = await ExecutionWatcher.start(
+			rest,
+			EXAMPLES.teamNote,
+			'Send to your team (replace me)',
+		);
 
 		await whilePublished(EXAMPLES.teamNote, async () => {
 			// The first scheduled poll (at most a minute away) takes the baseline and saves it in the
@@ -385,28 +398,41 @@ describe('Tell the team when an inspection is confirmed, rescheduled or canceled
 			await instance.control.rescheduleInspection(toReschedule.id, newTime);
 			await instance.control.cancelInspection(toCancel.id);
 			await instance.control.payInspection(toPay.id); // not an event the example listens to
+			// Two events of one inspection: each is an item of its own, on its own branch.
+			await instance.control.confirmInspection(toConfirmAndMove.id);
+			await instance.control.rescheduleInspection(toConfirmAndMove.id, newTime);
 
-			// One item per change (a poll's changes share one execution); the payment makes none.
+			// One message per event (a poll's changes share one execution); the payment makes none.
 			const messages: Json[] = [];
 			await waitFor(
-				'the example to compose the three messages',
+				'the example to compose the five messages',
 				async () => {
 					messages.push(...(await watcher.newItems()));
-					return messages.length >= 3 || undefined;
+					return messages.length >= 5 || undefined;
 				},
 				{ timeoutMs: 3 * MINUTE, intervalMs: 2000 },
 			);
+			await nextPoll(EXAMPLES.teamNote);
+			messages.push(...(await watcher.newItems()));
 			expect(messages.map((message) => [message.event, message.inspection_id]).sort()).toEqual(
 				[
 					['inspection.confirmed', toConfirm.id],
 					['inspection.rescheduled', toReschedule.id],
 					['inspection.canceled', toCancel.id],
+					['inspection.confirmed', toConfirmAndMove.id],
+					['inspection.rescheduled', toConfirmAndMove.id],
 				].sort(),
 			);
+			// Each branch's message says its event.
+			const BRANCH = {
+				'inspection.confirmed': 'Confirmed',
+				'inspection.rescheduled': 'Rescheduled',
+				'inspection.canceled': 'Canceled',
+			};
 			for (const message of messages) {
 				const inspection = inspections.find((i) => i.id === message.inspection_id)!;
 				expect(message.subject).toBe(
-					`${{ 'inspection.confirmed': 'Confirmed', 'inspection.rescheduled': 'Rescheduled', 'inspection.canceled': 'Canceled' }[String(message.event)]}: ${inspection.address.full}`,
+					`${BRANCH[message.event as keyof typeof BRANCH]}: ${inspection.address.full}`,
 				);
 				expect(message.text).toContain(`Portal: ${inspection.portal_url}`);
 				const client = (inspection.contacts as Json[]).find((c) => c.role === 'Customer');
@@ -553,8 +579,11 @@ async function itemsUntil(watcher: ExecutionWatcher, done: (items: Json[]) => bo
 	return items;
 }
 
-describe('Inspection paid → accounting row (polling trigger, a business moment)', () => {
-	it('writes one row when an inspection becomes fully paid, none for a part payment, and a row with the new total when an add-on sold later is paid', async () => {
+/** The day it is now in UTC, the workflows' timezone here (n8n's clock: the sandbox's may be moved). */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+describe('Payment received → accounting row (polling trigger, a business moment)', () => {
+	it('writes one row per payment, a part payment too, with the amount received, the day it was reported and the inspection day; none for an add-on sold', async () => {
 		await instance.control.reset();
 		const [someone] = await instance.api.all<Contact>('/v1/contacts', { role: 'client' });
 		// A client whose name a spreadsheet would run as a formula: the row has it as text.
@@ -575,6 +604,25 @@ describe('Inspection paid → accounting row (polling trigger, a business moment
 				contacts: customer,
 			}),
 		]);
+		const rowOf = (inspection: Json, amount: number, services = 'Full Home Inspection') => ({
+			'Inspection ID': inspection.id,
+			'Inspection Date': String(inspection.scheduled_for).slice(0, 10),
+			Client: `'${[client.first_name, client.last_name].filter(Boolean).join(' ')}`,
+			'Client Email': client.email,
+			Address: (inspection.address as Json).full,
+			Services: services,
+			'Amount Received': amount,
+			Currency: 'USD',
+		});
+		/** The rows without their Date, by amount; each Date is the day the payment was made (UTC). */
+		const undated = (rows: Json[], paidOn: string) => {
+			expect(rows.map((row) => [paidOn, todayUtc()].includes(String(row.Date)))).toEqual(
+				rows.map(() => true),
+			);
+			return rows
+				.map(({ Date: _date, ...row }) => row)
+				.sort((a, b) => Number(a['Amount Received']) - Number(b['Amount Received']));
+		};
 		const watcher = await ExecutionWatcher.start(
 			rest,
 			EXAMPLES.paidToAccounting,
@@ -582,53 +630,35 @@ describe('Inspection paid → accounting row (polling trigger, a business moment
 		);
 		await publishedAfterBaseline(
 			EXAMPLES.paidToAccounting,
-			'Inspection paid or fees changed',
+			'Inspection payment received',
 			async () => {
+				const paidOn = todayUtc();
 				await instance.control.addPayment(String(partly.id), 100);
 				await instance.control.addPayment(String(fully.id), 400);
-				const rows = await itemsUntil(watcher, (items) => items.length >= 1);
-				// A later poll brings nothing more: the part payment is not "paid".
+				const rows = await itemsUntil(watcher, (items) => items.length >= 2);
 				await nextPoll(EXAMPLES.paidToAccounting);
 				rows.push(...(await watcher.newItems()));
-				const paid = await instance.api.get<{ data: Inspection[] }>('/v1/inspections', {
-					ids: String(fully.id),
-				});
-				const row = {
-					'Inspection ID': fully.id,
-					Date: paid.data[0].updated_at.slice(0, 10), // the workflow's timezone: UTC here
-					Client: `'${[client.first_name, client.last_name].filter(Boolean).join(' ')}`,
-					'Client Email': client.email,
-					Address: (fully.address as Json).full,
-					Services: 'Full Home Inspection',
-					'Amount Paid': 400,
-					Currency: 'USD',
-				};
-				expect(rows).toEqual([row]);
+				expect(undated(rows, paidOn)).toEqual([rowOf(partly, 100), rowOf(fully, 400)]);
 
-				// An add-on sold after the payment: nothing is due... until it is paid. Then the same
-				// inspection's row, with the new total: written by Inspection ID, it replaces the first,
-				// so nothing is booked twice.
-				const addOn = async (id: string, name: string, price: number) =>
-					await instance.control.addService(String(fully.id), { id, name, kind: 'add_on', price });
-				await addOn('addon-1', 'Radon Test', 150);
+				// An add-on sold after the payment is no payment: no row... until it is paid, and then
+				// the row is that payment's. The rest of the part-paid inspection is a row of its own.
+				await instance.control.addService(String(fully.id), {
+					id: 'addon-1',
+					name: 'Radon Test',
+					kind: 'add_on',
+					price: 150,
+				});
 				await nextPoll(EXAMPLES.paidToAccounting);
 				expect(await watcher.newItems()).toEqual([]);
+				const paidLater = todayUtc();
 				await instance.control.addPayment(String(fully.id), 150);
-				const later = { ...row, Date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) };
-				expect(await itemsUntil(watcher, (items) => items.length >= 1)).toEqual([
-					{ ...later, Services: 'Full Home Inspection; Radon Test', 'Amount Paid': 550 },
-				]);
-
-				// An add-on sold and paid before the next poll: the inspection never looked unpaid, and
-				// its fees changed: the row has the new total too.
-				await addOn('addon-6', 'Additional Outbuilding', 85);
-				await instance.control.addPayment(String(fully.id), 85);
-				expect(await itemsUntil(watcher, (items) => items.length >= 1)).toEqual([
-					{
-						...later,
-						Services: 'Full Home Inspection; Radon Test; Additional Outbuilding',
-						'Amount Paid': 635,
-					},
+				await instance.control.addPayment(String(partly.id), 400);
+				const later = await itemsUntil(watcher, (items) => items.length >= 2);
+				await nextPoll(EXAMPLES.paidToAccounting);
+				later.push(...(await watcher.newItems()));
+				expect(undated(later, paidLater)).toEqual([
+					rowOf(fully, 150, 'Full Home Inspection; Radon Test'),
+					rowOf(partly, 400),
 				]);
 			},
 		);
@@ -663,10 +693,96 @@ describe('Paid and signed → tell the team (polling trigger, a business moment)
 	});
 });
 
-describe('Two days after the inspection → ask the client for a review (polling trigger, a time-based moment)', () => {
-	it('composes the client email once the sandbox clock is 48 hours past the end, not before, and none for an inspection never confirmed', async () => {
+/** How the reminder writes a time: "Friday, May 1 at 8:00 AM", in UTC (the workflows' timezone here). */
+function spokenUtc(iso: string): string {
+	const at = new Date(iso);
+	const part = (options: Intl.DateTimeFormatOptions) =>
+		at.toLocaleString('en-US', { timeZone: 'UTC', ...options });
+	const hours = at.getUTCHours();
+	const clock = `${hours % 12 || 12}:${String(at.getUTCMinutes()).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
+	return `${part({ weekday: 'long' })}, ${part({ month: 'long' })} ${at.getUTCDate()} at ${clock}`;
+}
+
+describe('The day before the inspection → remind the client (polling trigger, a time-based moment)', () => {
+	it('composes the client reminder once 24 hours before the start, not before, once per start time, and none for an inspection never confirmed', async () => {
 		await instance.control.reset();
 		const [client, other] = await instance.api.all<Contact>('/v1/contacts', { role: 'client' });
+		const now = Date.parse((await instance.control.getClock()).now);
+		const start = Math.ceil((now + 30 * 60 * MINUTE) / MINUTE) * MINUTE;
+		const book = (status: string, contact: Contact) =>
+			instance.control.createInspection({
+				org: 'acme',
+				status,
+				scheduled_for: new Date(start).toISOString(),
+				duration_hours: 2,
+				contacts: [{ id: contact.id, role: 'Customer' }],
+			});
+		const inspection = await book('confirmed', client);
+		const waiting = await book('waiting', other);
+		const id = String(inspection.id);
+		await instance.control.addAgreements(id, ['Pre-Inspection Agreement']);
+		const watcher = await ExecutionWatcher.start(rest, EXAMPLES.reminder, 'Reminder email');
+		const ours = (emails: Json[]) => emails.filter((email) => email.inspection_id === id);
+		try {
+			await publishedAfterBaseline(EXAMPLES.reminder, 'Inspection starts in 24 hours', async () => {
+				await instance.control.setClock(new Date(start - 24 * 60 * MINUTE - MINUTE).toISOString());
+				await nextPoll(EXAMPLES.reminder);
+				expect(ours(await watcher.newItems())).toEqual([]);
+
+				await instance.control.setClock(new Date(start - 24 * 60 * MINUTE + MINUTE).toISOString());
+				const emails = await itemsUntil(watcher, (items) => ours(items).length > 0);
+				// The demo's own inspections that start within the day are reminded too; a poll
+				// on, ours has not been reminded again, and the waiting one never was.
+				await nextPoll(EXAMPLES.reminder);
+				emails.push(...(await watcher.newItems()));
+				expect(emails.filter((email) => email.inspection_id === waiting.id)).toEqual([]);
+				const when = spokenUtc(new Date(start).toISOString());
+				expect(ours(emails)).toEqual([
+					expect.objectContaining({
+						to: client.email,
+						subject: `Reminder: your home inspection on ${when}`,
+					}),
+				]);
+				const [{ text }] = ours(emails);
+				expect(text).toContain(`Hi ${client.first_name},`);
+				expect(text).toContain(`at ${(inspection.address as Json).full} on ${when}`);
+				expect(text).toContain(
+					`Please sign your inspection agreement before we arrive: ${String(inspection.portal_url)}`,
+				);
+				expect(text).toContain('Amount still due: 425');
+
+				// Moved a day later: the new time's reminder comes 24 hours before it, once.
+				const moved = start + 24 * 60 * MINUTE;
+				await instance.control.rescheduleInspection(id, new Date(moved).toISOString());
+				await nextPoll(EXAMPLES.reminder);
+				expect(ours(await watcher.newItems())).toEqual([]);
+				await instance.control.setClock(new Date(moved - 24 * 60 * MINUTE + MINUTE).toISOString());
+				const again = await itemsUntil(watcher, (items) => ours(items).length > 0);
+				await nextPoll(EXAMPLES.reminder);
+				again.push(...(await watcher.newItems()));
+				expect(ours(again).map((email) => email.subject)).toEqual([
+					`Reminder: your home inspection on ${spokenUtc(new Date(moved).toISOString())}`,
+				]);
+				// Every reminder is for a confirmed inspection.
+				const reminded = await instance.api.get<{ data: Inspection[] }>('/v1/inspections', {
+					ids: [...emails, ...again].map((email) => email.inspection_id).join(','),
+				});
+				expect(reminded.data.map((one) => one.status)).toEqual(
+					reminded.data.map(() => 'confirmed'),
+				);
+			});
+		} finally {
+			await instance.control.setClock(new Date().toISOString());
+		}
+	});
+});
+
+describe('Two days after the inspection → ask the client for a review (polling trigger, a time-based moment)', () => {
+	it('composes the client email once the sandbox clock is 48 hours past the end, not before, none for an inspection never confirmed, and links the report only once it is released', async () => {
+		await instance.control.reset();
+		const [client, other, third] = await instance.api.all<Contact>('/v1/contacts', {
+			role: 'client',
+		});
 		const now = Date.parse((await instance.control.getClock()).now);
 		const start = now + 2 * 60 * MINUTE;
 		const book = (status: string, contact: Contact) =>
@@ -679,7 +795,15 @@ describe('Two days after the inspection → ask the client for a review (polling
 			});
 		const inspection = await book('confirmed', client);
 		const waiting = await book('waiting', other);
+		// Paid and published but one agreement unsigned: not released.
+		const unsigned = await book('confirmed', third);
 		const id = String(inspection.id);
+		// Released: paid, nothing to sign, the report published.
+		await instance.control.payInspection(id);
+		await instance.control.publishReports(id);
+		await instance.control.payInspection(String(unsigned.id));
+		await instance.control.publishReports(String(unsigned.id));
+		await instance.control.addAgreements(String(unsigned.id), ['Pre-Inspection Agreement']);
 		const watcher = await ExecutionWatcher.start(
 			rest,
 			EXAMPLES.reviewRequest,
@@ -696,8 +820,11 @@ describe('Two days after the inspection → ask the client for a review (polling
 					const early = await watcher.newItems();
 					expect(early.filter((item) => item.inspection_id === id)).toEqual([]);
 					await instance.control.setClock(new Date(end + 48 * 60 * MINUTE + MINUTE).toISOString());
-					const emails = await itemsUntil(watcher, (items) =>
-						items.some((item) => item.inspection_id === id),
+					const emails = await itemsUntil(
+						watcher,
+						(items) =>
+							items.some((item) => item.inspection_id === id) &&
+							items.some((item) => item.inspection_id === unsigned.id),
 					);
 					// The demo's other inspections that ended in those hours may be asked too; a few
 					// polls on, the waiting one has still not been.
@@ -714,6 +841,10 @@ describe('Two days after the inspection → ask the client for a review (polling
 					expect(ours[0].text).toContain(`Hi ${client.first_name},`);
 					expect(ours[0].text).toContain('https://example.com/your-review-page');
 					expect(ours[0].text).toContain(`Your report: ${String(inspection.portal_url)}`);
+					const notReleased = emails.filter((item) => item.inspection_id === unsigned.id);
+					expect(notReleased).toEqual([expect.objectContaining({ to: third.email })]);
+					expect(notReleased[0].text).toContain('https://example.com/your-review-page');
+					expect(notReleased[0].text).not.toContain('Your report');
 					// Every request is for a confirmed inspection with a client email.
 					const asked = await instance.api.get<{ data: Inspection[] }>('/v1/inspections', {
 						ids: emails.map((item) => item.inspection_id).join(','),

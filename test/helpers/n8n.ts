@@ -255,6 +255,8 @@ export async function withExecuteContext<T>(
 		items?: TestItem[];
 		parameters?: INodeParameters;
 		signal?: AbortSignal;
+		/** The workflow's timezone setting (n8n's default otherwise). */
+		timezone?: string;
 	},
 ): Promise<{ value?: T; error?: ExecutionError }> {
 	const sink: { value?: T } = {};
@@ -264,6 +266,7 @@ export async function withExecuteContext<T>(
 		credentials: options.credentials,
 		items: options.items,
 		signal: options.signal,
+		timezone: options.timezone,
 	});
 	return { value: sink.value, error };
 }
