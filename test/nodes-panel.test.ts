@@ -77,6 +77,24 @@ describe('canvas subtitles', () => {
 	});
 });
 
+describe('trigger picker', () => {
+	// n8n's picker lists each event as its `action`, else "On" and its name lowercased.
+	const picked = (description: INodeTypeDescription) => {
+		const events = description.properties.find((property) => property.name === 'events');
+		return (events?.options ?? []).map((option) =>
+			'action' in option && option.action ? option.action : `On ${option.name.toLowerCase()}`,
+		);
+	};
+
+	it('reads each polling event as a sentence: no event repeats its own noun or drops a comma', () => {
+		for (const line of picked(polling)) {
+			expect(line).not.toMatch(/\b(\w+) \1\b|inspection inspector|and signed and|took a/i);
+			expect(line).toMatch(/^On [a-z]/);
+		}
+		expect(picked(polling)).toContain('On inspection paid, signed and published');
+	});
+});
+
 describe('webhook trigger panel', () => {
 	// n8n's editor shows the credential selectors after the last field that a credential's
 	// display depends on; the README's first webhook step is the credential.

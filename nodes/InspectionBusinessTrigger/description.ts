@@ -22,7 +22,12 @@ export const EVENTS_PROPERTY: INodeProperties = {
 		'What to be told about. Each item carries event, the full record, previous (what the trigger last saw of it) and changes (what changed, before and after).',
 	options: [...EVENT_ROWS]
 		.sort((a, b) => a.label.localeCompare(b.label))
-		.map((row) => ({ name: row.label, value: row.value, description: row.description })),
+		.map((row) => ({
+			name: row.label,
+			value: row.value,
+			...(row.action === undefined ? {} : { action: row.action }),
+			description: row.description,
+		})),
 };
 
 // The community lint wants a boolean or list default written as such: those are written here

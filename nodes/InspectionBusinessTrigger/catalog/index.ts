@@ -41,6 +41,8 @@ interface Row<M> {
 	/** A version-1 item's `event` is its event with the lowest rank: the most specific. Gaps leave room. */
 	rank: number;
 	label: string;
+	/** What n8n's trigger picker shows, where "On" and the label lowercased would read badly. */
+	action?: string;
 	description: string;
 	resource: Resource;
 	/** When a new version means this event; the time moments have `time` instead. */
@@ -252,6 +254,7 @@ const ROWS = [
 		value: 'inspection.paid_signed_published',
 		rank: 30,
 		label: 'Inspection Paid and Signed and Published',
+		action: 'On inspection paid, signed and published',
 		description:
 			'An inspection is paid, signed and has a report published, whichever came last: the moment to release the report',
 		resource: 'inspections',
@@ -263,6 +266,7 @@ const ROWS = [
 		value: 'inspection.inspector_assigned',
 		rank: 110,
 		label: 'Inspection Inspector Assigned',
+		action: 'On inspector assigned to an inspection',
 		description:
 			'An inspector was put on an inspection: one item per inspector, named in inspector',
 		resource: 'inspections',
@@ -274,6 +278,7 @@ const ROWS = [
 		value: 'inspection.inspector_removed',
 		rank: 120,
 		label: 'Inspection Inspector Removed',
+		action: 'On inspector removed from an inspection',
 		description:
 			'An inspector was taken off an inspection: one item per inspector, named in inspector',
 		resource: 'inspections',
@@ -353,6 +358,7 @@ const ROWS = [
 		value: 'contact.new_role',
 		rank: 170,
 		label: 'Contact Took a New Role',
+		action: 'On contact taking a new role',
 		description:
 			'A contact got a role it never had, such as a past client now a buyer agent (a new agent for your CRM); new_roles names it',
 		resource: 'contacts',
