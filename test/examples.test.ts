@@ -30,6 +30,7 @@ import {
 	hasNothingToSign,
 	isPaid,
 	publishedReportCount,
+	someReportPublished,
 } from '../nodes/shared/inspectionFacts';
 import {
 	loadExamples,
@@ -245,10 +246,12 @@ test('an example whose trigger selects several events sends each event to a bran
 				]),
 			),
 		).toEqual(events.map((event) => [['={{ $json.event }}', 'string equals', event]]));
-		// One output per event, each to a node of its own.
+		// One output per event, each to a node of its own; the last (Switch's fallback) takes what
+		// no rule names, such as an item the trigger could not read, so none is dropped.
+		expect((route.parameters.options as { fallbackOutput?: string }).fallbackOutput).toBe('extra');
 		const outputs = nextNodes(workflow, routeName);
-		expect(outputs.map((branch) => branch.length)).toEqual(events.map(() => 1));
-		expect(new Set(outputs.flat()).size).toBe(events.length);
+		expect(outputs.map((branch) => branch.length)).toEqual([...events, 'fallback'].map(() => 1));
+		expect(new Set(outputs.flat()).size).toBe(events.length + 1);
 	}
 });
 
@@ -532,7 +535,8 @@ describe("dates are the account's: in the workflow's timezone", () => {
 /**
  * The review request links the report only once it is released, by the rule of the trigger's
  * Inspection Paid and Signed and Published (nodes/shared/inspectionFacts): paid or nothing to
- * pay, every agreement signed or none to sign, and a report published. Compared on generated
+ * pay, every agreement signed or none to sign, and a report published (an item, or the reports
+ * status partial or published). Compared on generated
  * inspections of every shape the API documents.
  */
 describe('the review request mentions the report only when it is released', () => {
@@ -540,7 +544,7 @@ describe('the review request mentions the report only when it is released', () =
 	const released = (record: IDataObject) =>
 		(isPaid(record) || hasNothingToPay(record)) &&
 		(allAgreementsSigned(record) || hasNothingToSign(record)) &&
-		publishedReportCount(record) > 0;
+		someReportPublished(publishedReportCount(record), (record.reports as IDataObject).status);
 	const amount = fc.constantFrom(0, 212.5, 425);
 	const inspection = fc.record({
 		id: fc.uuid(),
