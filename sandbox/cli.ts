@@ -14,54 +14,72 @@ const numberFlag = (value: string | undefined, name: string): number | undefined
 	return n;
 };
 
-async function main(): Promise<void> {
-	const { values, positionals } = parseArgs({
-		allowPositionals: true,
-		options: {
-			port: { type: 'string' },
-			host: { type: 'string' },
-			'rate-limit': { type: 'string' },
-			'latency-ms': { type: 'string' },
-			faults: { type: 'string' },
-			seed: { type: 'string' },
-			url: { type: 'string' },
-			secret: { type: 'string' },
-			header: { type: 'string' },
-			id: { type: 'string' },
-			help: { type: 'boolean' },
-		},
-	});
-	if (values.help) {
-		console.log(USAGE);
-		return;
-	}
-	if (positionals.length > 0) {
-		// A command that cannot be done says why, without the usage around it.
-		await command(positionals[0], positionals.slice(1), values).catch((error: unknown) => {
-			console.error(error instanceof Error ? error.message : error);
-			process.exit(1);
+/**
+ * Runs `npm run sandbox` with `args`: the exit code, or undefined while the sandbox runs in the
+ * foreground (until SIGINT or SIGTERM).
+ */
+export async function runCli(
+	args: string[],
+	print: (text: string) => void = console.log,
+	printError: (text: string) => void = console.error,
+): Promise<number | undefined> {
+	const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+	try {
+		const { values, positionals } = parseArgs({
+			args,
+			allowPositionals: true,
+			options: {
+				port: { type: 'string' },
+				host: { type: 'string' },
+				'rate-limit': { type: 'string' },
+				'latency-ms': { type: 'string' },
+				faults: { type: 'string' },
+				seed: { type: 'string' },
+				url: { type: 'string' },
+				secret: { type: 'string' },
+				header: { type: 'string' },
+				id: { type: 'string' },
+				help: { type: 'boolean' },
+			},
 		});
-		return;
+		if (values.help) {
+			print(USAGE);
+			return 0;
+		}
+		if (positionals.length > 0) {
+			// A command that cannot be done says why, without the usage around it.
+			return await command(positionals[0], positionals.slice(1), values, print).then(
+				() => 0,
+				(error: unknown) => {
+					printError(message(error));
+					return 1;
+				},
+			);
+		}
+		const sandbox = await startSandbox({
+			port: numberFlag(values.port, 'port') ?? 4010,
+			host: values.host,
+			rateLimit: numberFlag(values['rate-limit'], 'rate-limit'),
+			latencyMs: numberFlag(values['latency-ms'], 'latency-ms'),
+			faults: values.faults,
+			seed: values.seed,
+		});
+		print(`Inspection Business sandbox at ${sandbox.baseUrl} (seed ${values.seed ?? 'demo'})`);
+		print(`Control API: ${sandbox.baseUrl}/_sandbox/ (loopback only)`);
+		for (const [key, info] of Object.entries(KEY_TABLE))
+			print(`  ${key.padEnd(26)} ${info.description}`);
+		const stop = () => void sandbox.stop().then(() => process.exit(0));
+		process.on('SIGINT', stop);
+		process.on('SIGTERM', stop);
+		return undefined;
+	} catch (error) {
+		printError(message(error));
+		printError(USAGE);
+		return 1;
 	}
-	const sandbox = await startSandbox({
-		port: numberFlag(values.port, 'port') ?? 4010,
-		host: values.host,
-		rateLimit: numberFlag(values['rate-limit'], 'rate-limit'),
-		latencyMs: numberFlag(values['latency-ms'], 'latency-ms'),
-		faults: values.faults,
-		seed: values.seed,
-	});
-	console.log(`Inspection Business sandbox at ${sandbox.baseUrl} (seed ${values.seed ?? 'demo'})`);
-	console.log(`Control API: ${sandbox.baseUrl}/_sandbox/ (loopback only)`);
-	for (const [key, info] of Object.entries(KEY_TABLE))
-		console.log(`  ${key.padEnd(26)} ${info.description}`);
-	const stop = () => void sandbox.stop().then(() => process.exit(0));
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
 }
 
-main().catch((error: unknown) => {
-	console.error(error instanceof Error ? error.message : error);
-	console.error(USAGE);
-	process.exit(1);
-});
+if (require.main === module)
+	void runCli(process.argv.slice(2)).then((code) => {
+		if (code !== undefined) process.exit(code);
+	});
