@@ -2,10 +2,9 @@
  * Three projects. `unit`: everything that needs no n8n install and no browser
  * (`npm run test:unit`, two workers). `heavy`: slow, slow-changing checks kept
  * out of the fast lane (`npm run test:heavy`). `e2e`: the real-n8n project, when
- * present. `npm test` runs all three, side by side.
+ * present. `npm test` runs all three, side by side (scripts/test.ts).
  */
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const transform = {
@@ -35,12 +34,9 @@ const HEAVY = [
 	'test/format.test.ts',
 ];
 
-const beside = ['<rootDir>/test/support/beside-e2e.ts'];
-
 const unit = {
 	displayName: 'unit',
 	testEnvironment: 'node',
-	setupFilesAfterEnv: beside,
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', ...HEAVY.map((file) => `/${file}$`)],
@@ -50,7 +46,6 @@ const unit = {
 const heavy = {
 	displayName: 'heavy',
 	testEnvironment: 'node',
-	setupFilesAfterEnv: beside,
 	roots: ['<rootDir>/test'],
 	testMatch: HEAVY.map((file) => `<rootDir>/${file}`),
 	transform,
@@ -58,26 +53,11 @@ const heavy = {
 
 const e2eProject = path.join(__dirname, 'test/e2e/jest.project.js');
 const projects = [unit, heavy];
-const withE2e = fs.existsSync(e2eProject) && process.env.SKIP_E2E !== '1';
-if (withE2e) {
-	projects.push(require(e2eProject));
-	// The unit and heavy files' queue (test/support/beside-e2e.ts); the workers inherit it.
-	process.env.IB_BESIDE_E2E ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ib-unit-queue-'));
-}
-
-/**
- * With the e2e project, a worker for each e2e file (each runs an n8n of its own
- * and mostly waits for it) and two for the unit and heavy files beside them;
- * test/sequencer.js hands out the e2e files first. Without it, jest's default.
- */
-const E2E_FILES = fs
-	.readdirSync(path.join(__dirname, 'test/e2e'))
-	.filter((file) => file.endsWith('.e2e.test.ts')).length;
+if (fs.existsSync(e2eProject) && process.env.SKIP_E2E !== '1') projects.push(require(e2eProject));
 
 /** @type {import('jest').Config} */
 module.exports = {
 	projects,
 	testTimeout: 30000,
 	testSequencer: '<rootDir>/test/sequencer.js',
-	...(withE2e ? { maxWorkers: E2E_FILES + 2 } : {}),
 };

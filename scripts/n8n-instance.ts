@@ -113,11 +113,6 @@ export class N8nUserFolder {
 		readonly runtime: N8nRuntime,
 		/** N8N_USER_FOLDER: n8n keeps its data in `<folder>/.n8n`. */
 		readonly folder: string,
-		/**
-		 * Runs each CLI command: at once by default; the e2e files pass a queue, so that the
-		 * commands of several files (each boots n8n: seconds of CPU) do not all run together.
-		 */
-		private readonly queue: <T>(command: () => Promise<T>) => Promise<T> = (command) => command(),
 	) {}
 
 	get nodesDir(): string {
@@ -239,14 +234,11 @@ export class N8nUserFolder {
 	): Promise<RunResult> {
 		// Each n8n process starts a task broker; two at once need two ports.
 		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-		return await this.queue(
-			async () =>
-				await run(this.runtime.node, [this.runtime.n8nScript, ...args], {
-					env,
-					timeoutMs: options.timeoutMs ?? 3 * MINUTE,
-					stdoutFile: options.stdoutFile,
-				}),
-		);
+		return await run(this.runtime.node, [this.runtime.n8nScript, ...args], {
+			env,
+			timeoutMs: options.timeoutMs ?? 3 * MINUTE,
+			stdoutFile: options.stdoutFile,
+		});
 	}
 
 	async importCredentials(credentials: N8nCredential[]): Promise<void> {

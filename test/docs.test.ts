@@ -50,6 +50,7 @@ describe('word budgets, as wc -w counts', () => {
 	it.each([
 		['README.md', 2700],
 		['CONTRIBUTING.md', 2500],
+		['docs/testing.md', 2500],
 	])('%s has at most %i words', (file, budget) => {
 		expect(wordCount(read(file))).toBeLessThanOrEqual(budget);
 	});
@@ -126,6 +127,95 @@ describe('links', () => {
 					!url.startsWith(`${REPOSITORY}#`) || !headings.has(url.slice(REPOSITORY.length + 1)),
 			),
 		).toEqual([]);
+	});
+});
+
+describe('symbols', () => {
+	/**
+	 * The pages that walk the code by name: a renamed or removed symbol they name fails here.
+	 * (The other pages name n8n's settings and JavaScript's own names, which no file here declares.)
+	 */
+	const WALKTHROUGHS = ['CONTRIBUTING.md', 'docs/testing.md'];
+	/** camelCase (with an inner capital), PascalCase (two words or more) or UPPER_CASE (with a `_`). */
+	const SYMBOL =
+		/^(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$/;
+	/** A backticked name, then the source file it lives in: "`x` in `a.ts`", "`x` (in `a.ts`)", "`x` (`a.ts`)". */
+	const PLACED = /`([A-Za-z_]\w*)`,? \(?(?:in )?`([\w./-]+\.ts)`/g;
+
+	/** Every name that looks like a code symbol in the page's backticks (commands and paths left out). */
+	const namedSymbols = (text: string) => [
+		...new Set(
+			[...text.matchAll(/`([^`\n]+)`/g)]
+				.map((match) => match[1])
+				.filter((token) => !/[\s/=<>]|\.(ts|js|mjs|md|json)$/.test(token))
+				.flatMap((token) => token.split(/[.()'",[\]]+/))
+				.filter((part) => SYMBOL.test(part)),
+		),
+	];
+
+	/** The code's files, and n8n-workflow's and n8n-core's declarations (the pages name n8n's too). */
+	const sourceFiles = (folder: string, pattern: RegExp): string[] =>
+		readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+			const path = `${folder}/${entry.name}`;
+			if (entry.isDirectory())
+				return entry.name === 'node_modules' ? [] : sourceFiles(path, pattern);
+			return pattern.test(entry.name) ? [path] : [];
+		});
+	const sources = new Map(
+		[
+			...['nodes', 'credentials', 'sandbox', 'scripts', 'test', 'bench'].flatMap((folder) =>
+				sourceFiles(folder, /\.(ts|js|mjs)$/),
+			),
+			...sourceFiles('node_modules/n8n-workflow/dist/cjs', /\.d\.ts$/),
+			...sourceFiles('node_modules/n8n-core/dist', /\.d\.ts$/),
+		].map((file) => [file, read(file)]),
+	);
+
+	/**
+	 * Whether `source` declares `name`: a function, const, class, interface, type or enum, a
+	 * member at the start of a line (a method, a property), or, for an UPPER_CASE name, an
+	 * environment variable the code reads or sets.
+	 */
+	function declares(source: string, name: string): boolean {
+		const declaration = new RegExp(
+			`\\b(?:function\\*?|const|let|var|class|interface|type|enum)\\s+${name}\\b|` +
+				`^[ \\t]*(?:(?:export|public|private|protected|readonly|static|async|get|set|abstract|declare|override)\\s+)*${name}\\s*[?!]?\\s*[(<:=]`,
+			'm',
+		);
+		const setting = new RegExp(`\\benv(?:\\.${name}\\b|\\[['"]${name}['"]\\])|\\b${name}\\s*:`);
+		return declaration.test(source) || (/^[A-Z0-9_]+$/.test(name) && setting.test(source));
+	}
+	const declaredAnywhere = (name: string) =>
+		[...sources.values()].some((source) => declares(source, name));
+
+	it.each(WALKTHROUGHS)('every code symbol %s names is declared in the code', (page) => {
+		const names = namedSymbols(read(page));
+		expect(names.length).toBeGreaterThan(5);
+		expect(names.filter((name) => !declaredAnywhere(name))).toEqual([]);
+	});
+
+	it.each(WALKTHROUGHS)('every symbol %s places in a file is declared in that file', (page) => {
+		const placed = [...read(page).matchAll(PLACED)].map(([, name, file]) => ({ name, file }));
+		const misplaced = placed.filter(
+			({ name, file }) =>
+				![...sources].some(
+					([path, source]) =>
+						(path === file || path.endsWith(`/${file}`)) && declares(source, name),
+				),
+		);
+		expect(misplaced).toEqual([]);
+	});
+
+	it('the checks catch a name no code declares and one placed in the wrong file', () => {
+		expect(namedSymbols('`GONE_DEFAULTS`, `nodes/x.ts`, `npm test`, `updated_at`')).toEqual([
+			'GONE_DEFAULTS',
+		]);
+		expect(declaredAnywhere('GONE_DEFAULTS')).toBe(false);
+		expect(declaredAnywhere('sendApiRequest')).toBe(true);
+		expect(declares(read('nodes/shared/transport/retry.ts'), 'sendApiRequest')).toBe(false);
+		expect([...'`sendApiRequest` (in `retry.ts`)'.matchAll(PLACED)].map((m) => m[2])).toEqual([
+			'retry.ts',
+		]);
 	});
 });
 

@@ -11,7 +11,7 @@ import type { INode, INodeType, INodeTypeDescription, IVersionedNodeType } from 
 import { InspectionBusiness } from '../nodes/InspectionBusiness/InspectionBusiness.node';
 import { InspectionBusinessTrigger } from '../nodes/InspectionBusinessTrigger/InspectionBusinessTrigger.node';
 import { InspectionBusinessWebhookTrigger } from '../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
-import { NodeTypeRegistry, buildWorkflow } from './helpers/runtime';
+import { NodeTypeRegistry, buildWorkflow } from './helpers/workflow';
 
 /** The description n8n loads for a node type (a versioned node's default version). */
 function loaded(node: INodeType | IVersionedNodeType): INodeTypeDescription {

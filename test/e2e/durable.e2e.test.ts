@@ -10,6 +10,7 @@
  * several polls ends each within its timeout, commits its progress although it
  * emits nothing, and never starts over. The large account is in
  * durable-large.e2e.test.ts (`npm run test:durable`).
+ * @long: waits minutes for polls across restarts (test/sequencer.js starts it early)
  */
 import { waitFor } from '../../scripts/processes';
 import {

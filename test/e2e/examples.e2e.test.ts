@@ -6,6 +6,7 @@
  * changes that start them. What is not run: the placeholders where your CRM,
  * Slack or email node goes are n8n's No Operation node in the examples
  * themselves, so each run ends there, and the CSV file is written, not sent.
+ * @long: waits minutes for the examples' polls (test/sequencer.js starts it early)
  */
 import { randomUUID } from 'node:crypto';
 import { SANDBOX_KEYS } from '../../sandbox/index';

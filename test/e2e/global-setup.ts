@@ -7,15 +7,7 @@
  * every 15 seconds, the e2e workflows and their credentials imported). No n8n
  * runs between files.
  */
-import {
-	appendFileSync,
-	cpSync,
-	mkdirSync,
-	mkdtempSync,
-	renameSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium } from '../../scripts/chromium';
@@ -28,33 +20,28 @@ import { killAllOnSignals } from '../../scripts/processes';
 import { loadExamples } from '../../scripts/workflows';
 import { e2eCredentials, e2eWorkflows } from './workflows';
 import { polledEvery15Seconds } from './workflows/build';
-import { ARTIFACTS_DIR, SETUP_FAILED, STATE_ENV, type E2eState } from './support/state';
-import { removeWorkDir, setPreparation, setWorkDir } from './support/resources';
+import { ARTIFACTS_DIR, STATE_ENV, type E2eState } from './support/state';
+import { removeWorkDir, setWorkDir } from './support/resources';
 
 /** The suite template's credentials point here; each file imports them again with its sandbox. */
 const NO_SANDBOX = 'http://127.0.0.1:9';
 
 /**
- * Starts the preparation and returns at once, so the unit and heavy files run while it
- * installs and builds (jest holds every file until the global setup returns; a cold install
- * takes minutes). The e2e files wait for it (support/setup.ts: `setupDone`); the teardown
- * waits for it before it removes the folder.
+ * Prepares the run's folder before any e2e file starts (jest holds them until it returns; a
+ * cold install takes minutes, while the unit files run in their own jest: scripts/test.ts).
  */
-export default function globalSetup(): void {
+export default async function globalSetup(): Promise<void> {
 	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-e2e-'));
 	killAllOnSignals(() => removeWorkDir(workDir));
 	setWorkDir(workDir);
 	process.env[STATE_ENV] = path.join(workDir, 'state.json');
-	setPreparation(
-		prepare(workDir).catch((error: unknown) => {
-			const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-			writeFileSync(path.join(workDir, SETUP_FAILED), message);
-			process.stderr.write(`[e2e setup] failed: ${message}\n`);
-		}),
-	);
+	await prepare(workDir).catch((error: unknown) => {
+		removeWorkDir(workDir);
+		throw error;
+	});
 }
 
-/** Writes the state file (support/state.ts) when the templates are ready: the e2e files wait for it. */
+/** Makes the templates and writes the state file the e2e files read (support/state.ts). */
 async function prepare(workDir: string): Promise<void> {
 	const started = Date.now();
 	const log = (line: string) =>
@@ -97,9 +84,6 @@ async function prepare(workDir: string): Promise<void> {
 		templates: { fresh: fresh.folder, suite: suite.folder },
 		tarball: packed.tarball,
 	};
-	// Written whole, then renamed: a file that waits for it never reads half of it.
-	const stateFile = path.join(workDir, 'state.json');
-	writeFileSync(`${stateFile}.tmp`, JSON.stringify(state, null, 2));
-	renameSync(`${stateFile}.tmp`, stateFile);
+	writeFileSync(path.join(workDir, 'state.json'), JSON.stringify(state, null, 2));
 	log('Templates ready');
 }

@@ -9,6 +9,7 @@
  * once, soon after it happened, with its event and record; the time-based ones
  * after their time and not before, also when their time came while n8n was
  * stopped.
+ * @long: waits minutes for n8n's polls (test/sequencer.js starts it early)
  */
 import { waitFor } from '../../scripts/processes';
 import { SANDBOX_CREDENTIAL } from '../../scripts/workflows';

@@ -17,6 +17,7 @@
  * during it (bold inside "(on n8n 1.x …)" is for that line only). Screenshots go to
  * .artifacts/e2e/newcomer/; with UPDATE_DOCS_IMAGES=1 (`npm run screenshots`) the README's pictures
  * go to docs/images/, and a video of the whole walk to .artifacts/listing/start-here.mp4.
+ * @long: waits minutes for n8n's polls and its editor (test/sequencer.js starts it early)
  */
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -13,18 +13,18 @@ import { join } from 'node:path';
 
 import type {
 	ICredentialDataDecryptedObject,
-	IDataObject,
 	INode,
 	INodeParameters,
 	INodeType,
-	INodeTypes,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { setSafeRegexEngine, Workflow } from 'n8n-workflow';
+import { setSafeRegexEngine } from 'n8n-workflow';
 
 import { TestCredentialsHelper } from './credentials';
 import { patientRegexEngine } from './regex-engine';
+
+export { buildWorkflow, NodeTypeRegistry } from './workflow';
 
 type CoreModule = typeof import('n8n-core');
 type DiModule = typeof import('@n8n/di');
@@ -73,31 +73,6 @@ export async function bootN8nCore(): Promise<CoreModule> {
 export function coreContainer(): DiModule['Container'] {
 	const coreRequire = createRequire(require.resolve('n8n-core'));
 	return (coreRequire('@n8n/di') as DiModule).Container;
-}
-
-/** Node types known to one workflow, looked up the way n8n does (name, then version). */
-export class NodeTypeRegistry implements INodeTypes {
-	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
-
-	add(name: string, type: INodeType | IVersionedNodeType): this {
-		this.types.set(name, type);
-		return this;
-	}
-
-	getByName(name: string): INodeType | IVersionedNodeType {
-		const type = this.types.get(name);
-		if (type === undefined) throw new Error(`Unknown node type ${name}`);
-		return type;
-	}
-
-	getByNameAndVersion(name: string, version?: number): INodeType {
-		const type = this.getByName(name);
-		return 'nodeVersions' in type ? type.getNodeType(version) : type;
-	}
-
-	getKnownTypes(): IDataObject {
-		return {};
-	}
 }
 
 /** The highest version a node type declares; a new node in the editor gets it. */
@@ -186,24 +161,4 @@ export function additionalData(
 		variables: {},
 		...extra,
 	} as IWorkflowExecuteAdditionalData;
-}
-
-export function buildWorkflow(
-	nodes: INode[],
-	connections: Workflow['connectionsBySourceNode'],
-	nodeTypes: INodeTypes,
-	staticData?: IDataObject,
-	timezone?: string,
-	id = 'harness-workflow',
-): Workflow {
-	return new Workflow({
-		id,
-		name: 'Harness workflow',
-		nodes,
-		connections,
-		nodeTypes,
-		active: false,
-		staticData,
-		settings: { executionOrder: 'v1', ...(timezone ? { timezone } : {}) },
-	});
 }

@@ -21,8 +21,9 @@ import { ENDPOINTS, LIMITS } from '../../nodes/shared/endpoints';
 import type { Endpoint } from '../../nodes/shared/endpoints';
 import { returnAllFields } from '../../nodes/shared/fields';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { node } from './support';
+import { InspectionBusiness } from '../../nodes/InspectionBusiness/InspectionBusiness.node';
 
+const node = new InspectionBusiness();
 const description = node.nodeVersions[1].description;
 const ROOT = join(__dirname, '..', '..');
 

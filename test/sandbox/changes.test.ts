@@ -7,7 +7,7 @@
  */
 import type { Inspection } from '../../sandbox/change-target';
 import { makeChange } from '../../sandbox/changes';
-import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
+import { SANDBOX_KEYS, withSandbox } from '../helpers/sandbox';
 
 const sandbox = withSandbox({}, { reset: true });
 

@@ -1,17 +1,20 @@
 /**
- * `npm run sandbox` (tsx sandbox/cli.ts): flags, printed base URL and keys, clean stop; and its
- * commands against a running sandbox: the help lists the changes table, a change prints the
- * record as it is now and the trigger events to expect, a change it cannot make says why.
+ * `npm run sandbox` (tsx sandbox/cli.ts): as a process, flags, printed base URL and keys, clean
+ * stop on SIGTERM. The rest in this process (`runCli`): a bad flag and a change it cannot make
+ * exit 1, the help lists the changes table, and a change against a running sandbox prints the
+ * record as it is now and the trigger events to expect.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { sleep } from 'n8n-workflow';
 import { CHANGES, TRIGGER_EVENT_LABELS } from '../../sandbox/changes';
-import { withSandbox } from '../helpers/n8n';
+import { runCli } from '../../sandbox/cli';
+import { USAGE } from '../../sandbox/commands';
+import { withSandbox } from '../helpers/sandbox';
 import { SANDBOX_KEYS } from './support';
 
 const ROOT = join(__dirname, '..', '..');
-/** Each test starts tsx: seconds alone, much longer beside a busy process. */
+/** The test that starts tsx: seconds alone, much longer beside a busy process. */
 const SPAWNS_MS = 120_000;
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -64,83 +67,70 @@ it(
 	SPAWNS_MS,
 );
 
-it(
-	'refuses a bad flag value with the usage and exit code 1',
-	async () => {
-		const cli = run(['--faults', 'teapot=1']);
-		expect(await cli.exited).toBe(1);
-		expect(await cli.printed(/Usage/)).toMatch(/teapot[\s\S]*Usage: npm run sandbox/);
-	},
-	SPAWNS_MS,
-);
+/** Runs the CLI in this process: its exit code and what it printed (errors included). */
+async function cli(...args: string[]) {
+	const printed: string[] = [];
+	const code = await runCli(
+		args,
+		(text) => printed.push(text),
+		(text) => printed.push(text),
+	);
+	return { code, out: printed.join('\n') };
+}
+
+it('refuses a bad flag value with the usage and exit code 1', async () => {
+	const { code, out } = await cli('--faults', 'teapot=1');
+	expect(code).toBe(1);
+	expect(out).toMatch(/teapot[\s\S]*Usage: npm run sandbox/);
+});
+
+it('a change it cannot make exits 1 with the reason alone, not the usage', async () => {
+	const { code, out } = await cli('pay-now', '--url', 'http://127.0.0.1:9');
+	expect(code).toBe(1);
+	expect(out).toBe('Unknown change "pay-now"; npm run sandbox -- --help lists them');
+});
+
+it('--help prints the usage, which lists every change of the table with the trigger events it makes', async () => {
+	expect(await cli('--help')).toEqual({ code: 0, out: USAGE });
+	for (const [name, change] of Object.entries(CHANGES)) {
+		expect(USAGE).toContain(`  ${name} `);
+		for (const expected of change.events)
+			expect(USAGE).toContain(
+				TRIGGER_EVENT_LABELS[typeof expected === 'string' ? expected : expected[0]],
+			);
+	}
+});
 
 describe('commands against a running sandbox', () => {
 	const sandbox = withSandbox({}, { reset: true });
+	/** What a command prints; it must succeed. */
 	const command = async (...args: string[]) => {
-		const cli = run([...args, '--url', sandbox.baseUrl]);
-		const code = await cli.exited;
-		return { code, out: await cli.printed(/$/) };
+		const { code, out } = await cli(...args, '--url', sandbox.baseUrl);
+		expect({ code, out }).toMatchObject({ code: 0 });
+		return out;
 	};
 
-	it(
-		'--help lists every change of the table, with the trigger events it makes',
-		async () => {
-			const cli = run(['--help']);
-			expect(await cli.exited).toBe(0);
-			const out = await cli.printed(/reset/);
-			for (const [name, change] of Object.entries(CHANGES)) {
-				expect(out).toContain(`  ${name} `);
-				for (const expected of change.events)
-					expect(out).toContain(
-						TRIGGER_EVENT_LABELS[typeof expected === 'string' ? expected : expected[0]],
-					);
-			}
-		},
-		SPAWNS_MS,
-	);
+	it('pay-part, then pay: each prints the inspection as it is now and the trigger events to expect', async () => {
+		const part = await command('pay-part');
+		const id = /inspection ([0-9a-f-]{36})/.exec(part)?.[1];
+		expect(id).toBeDefined();
+		expect(part).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
+		expect(part).toMatch(/Price +quote \d+, paid \d+(\.\d+)?, due \d+(\.\d+)? \(partial\)/);
+		expect(part).toContain('Inspection Updated (inspection.updated)');
+		expect(part).not.toContain('Inspection Paid');
 
-	it(
-		'pay-part, then pay: each prints the inspection as it is now and the trigger events to expect',
-		async () => {
-			const part = await command('pay-part');
-			expect(part.code).toBe(0);
-			const id = /inspection ([0-9a-f-]{36})/.exec(part.out)?.[1];
-			expect(id).toBeDefined();
-			expect(part.out).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
-			expect(part.out).toMatch(/Price +quote \d+, paid \d+(\.\d+)?, due \d+(\.\d+)? \(partial\)/);
-			expect(part.out).toContain('Inspection Updated (inspection.updated)');
-			expect(part.out).not.toContain('Inspection Paid');
+		const rest = await command('pay');
+		expect(rest).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
+		expect(rest).toMatch(/due 0 \(fully paid\)/);
+		expect(rest).toMatch(/^ {2}Inspection Paid \(inspection.paid\)/m);
+		expect(rest).toContain('The account sends no webhook for this change.');
+	});
 
-			const rest = await command('pay');
-			expect(rest.code).toBe(0);
-			expect(rest.out).toMatch(new RegExp(`Inspection +${id} \\(confirmed\\)`));
-			expect(rest.out).toMatch(/due 0 \(fully paid\)/);
-			expect(rest.out).toMatch(/^ {2}Inspection Paid \(inspection.paid\)/m);
-			expect(rest.out).toContain('The account sends no webhook for this change.');
-		},
-		SPAWNS_MS,
-	);
-
-	it(
-		'confirm --id <inspection> acts on that inspection and says which webhook goes out',
-		async () => {
-			const created = await sandbox.control.createInspection({ org: 'acme', status: 'waiting' });
-			const { code, out } = await command('confirm', '--id', String(created.id));
-			expect(code).toBe(0);
-			expect(out).toContain(`Confirmed inspection ${String(created.id)}`);
-			expect(out).toContain('Inspection Confirmed (inspection.confirmed)');
-			expect(out).toContain('sends the webhook inspection.confirmed now');
-		},
-		SPAWNS_MS,
-	);
-
-	it(
-		'a change it cannot make exits 1 with the reason alone, not the usage',
-		async () => {
-			const { code, out } = await command('pay-now');
-			expect(code).toBe(1);
-			expect(out.trim()).toBe('Unknown change "pay-now"; npm run sandbox -- --help lists them');
-		},
-		SPAWNS_MS,
-	);
+	it('confirm --id <inspection> acts on that inspection and says which webhook goes out', async () => {
+		const created = await sandbox.control.createInspection({ org: 'acme', status: 'waiting' });
+		const out = await command('confirm', '--id', String(created.id));
+		expect(out).toContain(`Confirmed inspection ${String(created.id)}`);
+		expect(out).toContain('Inspection Confirmed (inspection.confirmed)');
+		expect(out).toContain('sends the webhook inspection.confirmed now');
+	});
 });

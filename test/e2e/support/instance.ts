@@ -14,22 +14,11 @@ import { LOCAL_OWNER, type N8nRestClient } from '../../../scripts/n8n-rest';
 import { ensureRuntime } from '../../../scripts/n8n-runtime';
 import type { N8nServer } from '../../../scripts/n8n-server';
 import { freePort } from '../../../scripts/ports';
-import { inSlot } from '../../support/slots';
 import { e2eCredentials } from '../workflows';
 import { SandboxApi } from './sandbox-api';
 import { ARTIFACTS_DIR, readState } from './state';
 
 const MINUTE = 60_000;
-/**
- * How many n8n boots the e2e files run at once: `n8n start` and every n8n CLI command (an
- * import, `n8n execute`) boots n8n, seconds of CPU each. All files booting together on 2 cores
- * would slow each boot, and the browser tests beside them. Boots run in the order asked.
- */
-const BOOT_SLOTS = 3;
-
-/** Runs `boot` holding one of BOOT_SLOTS (test/support/slots.ts). */
-const inBootSlot = <T>(workDir: string, boot: () => Promise<T>) =>
-	inSlot(path.join(workDir, 'boot-queue'), BOOT_SLOTS, boot);
 
 export interface FileN8nOptions {
 	/**
@@ -109,8 +98,7 @@ export class FileN8n {
 		const state = readState();
 		const folder = mkdtempSync(path.join(state.workDir, `${this.name}-`));
 		cpSync(state.templates[this.options.template], folder, { recursive: true });
-		const booting = <T>(boot: () => Promise<T>) => inBootSlot(state.workDir, boot);
-		const userFolder = new N8nUserFolder(await ensureRuntime(), folder, booting);
+		const userFolder = new N8nUserFolder(await ensureRuntime(), folder);
 		const sandbox = await startSandbox({ port: 0, seed: 'demo' });
 		this.started = { sandbox, userFolder, folder };
 		// The suite's credentials point at no sandbox until they are saved again with this one's.
@@ -120,13 +108,10 @@ export class FileN8n {
 			return;
 		}
 		const log = path.join(ARTIFACTS_DIR, `n8n-${this.name}.log`);
-		const server = await booting(
-			async () =>
-				await userFolder.startServer(await freePort(), {
-					onOutput: (chunk) => appendFileSync(log, chunk),
-					ui: this.options.ui === true,
-				}),
-		);
+		const server = await userFolder.startServer(await freePort(), {
+			onOutput: (chunk) => appendFileSync(log, chunk),
+			ui: this.options.ui === true,
+		});
 		// A start that outlived its hook's timeout: the file has stopped, so no n8n may stay.
 		if (this.started === undefined) {
 			await server.stop();
@@ -152,7 +137,7 @@ export class FileN8n {
 /** This file's n8n, started before its tests (first, as the first hook) and stopped after them. */
 export function useN8n(name: string, options: FileN8nOptions): FileN8n {
 	const n8n = new FileN8n(name, options);
-	// Long: a file may wait for boot slots while others boot.
+	// Long: the files beside it boot their n8n at the same time.
 	beforeAll(async () => await n8n.start(), 15 * MINUTE);
 	afterAll(async () => await n8n.stop(), MINUTE);
 	return n8n;

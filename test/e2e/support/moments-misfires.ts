@@ -1,7 +1,8 @@
 /**
  * The moments where earlier versions misfired, as an inspection business lives
  * them, in a real n8n under `n8n start` against a sandbox of its own, under one
- * scheduler: n8n's poller, or the durable scheduler (n8n 2.45's default). Six
+ * scheduler (`misfireTests`, one e2e file each, so that both run side by side):
+ * n8n's poller, or the durable scheduler (n8n 2.45's default). Six
  * trigger workflows poll every 15 seconds; the sandbox's clock moves the
  * inspections through their days. Every "not reported" is checked after the
  * same workflow reported something that came later (a companion), so it is a
@@ -76,7 +77,7 @@ const WORKFLOWS = {
 type Letter = keyof typeof WORKFLOWS;
 const idOf = (letter: Letter) => `IbMisfire${letter}`;
 
-export type Scheduler = 'poller' | 'durable';
+type Scheduler = 'poller' | 'durable';
 
 /** What each workflow reported so far, read from its executions. */
 class Reports {
@@ -180,14 +181,14 @@ async function selectEvents({ n8n }: Misfires, letter: Letter, events: string[])
 const watchPolls = async (n8n: DurableN8n, letter: 'D' | 'F') =>
 	await PollWatch.start(n8n.control, n8n.rest, idOf(letter), KEYS[letter].apiKey);
 
-export interface Misfires {
+interface Misfires {
 	n8n: DurableN8n;
 	reports: Reports;
 	scheduler: Scheduler;
 }
 
 /** A fresh n8n under `scheduler`, its six workflows published and past their baselines. */
-export async function startMisfires(scheduler: Scheduler): Promise<Misfires> {
+async function startMisfires(scheduler: Scheduler): Promise<Misfires> {
 	const letters = Object.keys(WORKFLOWS) as Letter[];
 	const n8n = await DurableN8n.prepare(
 		`misfires-${scheduler}`,
@@ -234,7 +235,7 @@ const confirmedAt = async (n8n: DurableN8n, start: number, hours: number, status
 	);
 
 /** Scenarios 4, 5 and 6 (and 1 for Starting): the change moments, at the sandbox's own time. */
-export async function changeMoments({ n8n, reports }: Misfires): Promise<void> {
+async function changeMoments({ n8n, reports }: Misfires): Promise<void> {
 	const { control } = n8n;
 	const T0 = Date.parse((await control.getClock()).now);
 	const p = await confirmedAt(n8n, T0 + 5 * 24 * HOUR, 3);
@@ -322,7 +323,7 @@ export async function changeMoments({ n8n, reports }: Misfires): Promise<void> {
 }
 
 /** Scenario 1 for Starting: D watches Ended, then Starting is added while Z is inside its lead time. */
-export async function startingAddedLater(run: Misfires): Promise<void> {
+async function startingAddedLater(run: Misfires): Promise<void> {
 	const { n8n, reports } = run;
 	const T0 = Date.parse((await n8n.control.getClock()).now);
 	const z = await confirmedAt(n8n, T0 + 10 * HOUR, 3);
@@ -338,7 +339,7 @@ export async function startingAddedLater(run: Misfires): Promise<void> {
  * Scenarios 1 (Ended), 2, 3, 7 and 8, along one timeline of the sandbox's
  * clock: S is the start of the inspections the reminders are about.
  */
-export async function timeMoments(run: Misfires): Promise<void> {
+async function timeMoments(run: Misfires): Promise<void> {
 	const { n8n, reports } = run;
 	const { control } = n8n;
 	const T0 = Date.parse((await control.getClock()).now);
@@ -443,4 +444,29 @@ export async function timeMoments(run: Misfires): Promise<void> {
 			repeated: [],
 		});
 	}
+}
+
+/** The file's tests: a fresh n8n under `scheduler`, then each scenario against it in turn. */
+export function misfireTests(scheduler: Scheduler): void {
+	let run: Misfires;
+	beforeAll(async () => {
+		run = await startMisfires(scheduler);
+	}, 10 * MINUTE);
+	afterAll(async () => await run?.n8n.dispose());
+
+	it(
+		'a second payment, a new agreement, nothing to sign and a role given again: each moment as often as it should come',
+		async () => await changeMoments(run),
+		12 * MINUTE,
+	);
+	it(
+		'Starting selected while an inspection is inside its lead time sends it no reminder; a later booking gets one',
+		async () => await startingAddedLater(run),
+		6 * MINUTE,
+	);
+	it(
+		'time moments: Ended selected later, new lengths and moves back, statuses, a change listed late and a time without an offset',
+		async () => await timeMoments(run),
+		15 * MINUTE,
+	);
 }

@@ -1,26 +1,18 @@
 /**
- * The run's temporary folder (templates, each file's n8n) and the global
- * setup's preparation, kept on globalThis: the only thing jest shares between
- * globalSetup and globalTeardown.
+ * The run's temporary folder (templates, each file's n8n), kept on globalThis:
+ * the only thing jest shares between globalSetup and globalTeardown.
  */
 import { rmSync } from 'node:fs';
 
 const KEY = Symbol.for('n8n-nodes-inspection-business.e2e');
-const PREPARATION = Symbol.for('n8n-nodes-inspection-business.e2e-preparation');
-type Holder = { [KEY]?: string; [PREPARATION]?: Promise<void> };
+type Holder = { [KEY]?: string };
 
 export function setWorkDir(workDir: string): void {
 	(globalThis as Holder)[KEY] = workDir;
 }
 
-/** The global setup's preparation, which goes on while the unit files run. */
-export function setPreparation(preparation: Promise<void>): void {
-	(globalThis as Holder)[PREPARATION] = preparation;
-}
-
-/** Removes the run's folder once, after the preparation has ended; safe to call twice. */
-export async function removeRunFolder(): Promise<void> {
-	await (globalThis as Holder)[PREPARATION];
+/** Removes the run's folder once; safe to call twice. */
+export function removeRunFolder(): void {
 	const workDir = (globalThis as Holder)[KEY];
 	(globalThis as Holder)[KEY] = undefined;
 	if (workDir) removeWorkDir(workDir);
