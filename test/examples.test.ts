@@ -248,7 +248,9 @@ test('an example whose trigger selects several events sends each event to a bran
 		).toEqual(events.map((event) => [['={{ $json.event }}', 'string equals', event]]));
 		// One output per event, each to a node of its own; the last (Switch's fallback) takes what
 		// no rule names, such as an item the trigger could not read, so none is dropped.
-		expect((route.parameters.options as { fallbackOutput?: string }).fallbackOutput).toBe('extra');
+		expect(
+			(route.parameters as { options: { fallbackOutput?: string } }).options.fallbackOutput,
+		).toBe('extra');
 		const outputs = nextNodes(workflow, routeName);
 		expect(outputs.map((branch) => branch.length)).toEqual([...events, 'fallback'].map(() => 1));
 		expect(new Set(outputs.flat()).size).toBe(events.length + 1);
