@@ -27,10 +27,12 @@ import {
 	type Held,
 	type HeldResource,
 	type InspectionMemory,
+	type Keeping,
 	memoryOf,
 	type Named,
 	type OnceMoment,
 	recordKey,
+	REMEMBER_MS,
 	type Resource,
 	type ResourceState,
 } from '../memory';
@@ -48,6 +50,8 @@ export interface JudgeContext {
 	onlyOnce: boolean;
 	/** Whether a selected event of the resource reads the records' memory. */
 	needsMemory: boolean;
+	/** When a held record last mattered (ms): its memory is let go REMEMBER_MS after. */
+	activity: Keeping['activity'];
 	time: TimeSettings;
 	/** The server's time now (ms). */
 	now: number;
@@ -131,11 +135,24 @@ function namedParts(ctx: JudgeContext, change: Change<AnyMemory>, events: PollEv
 	return parts;
 }
 
+/**
+ * What the trigger holds of a record, as the hourly sweep (letGo) leaves it: a
+ * memory past REMEMBER_MS is let go here too, so a change after a quiet spell
+ * (no poll stored anything, so no sweep ran) is judged as first seen. Its
+ * version stays known: listed again unchanged, it is no change.
+ */
+function heldNow(ctx: JudgeContext, key: string): Held | undefined {
+	const held = ctx.state.records.get(key);
+	if (held?.memory === undefined) return held;
+	const stale = ctx.activity(held.updatedAt, held.memory) < ctx.now - REMEMBER_MS;
+	return stale ? { updatedAt: held.updatedAt, hash: held.hash } : held;
+}
+
 function judge(ctx: JudgeContext, record: IDataObject, listing: Listing): Verdict | null {
 	const { resource, state } = ctx;
 	const key = recordKey(resource as HeldResource, record);
 	if (key === null) throw new Error('the record has no id');
-	const held = state.records.get(key);
+	const held = heldNow(ctx, key);
 	const updatedAt = changeTime(record);
 	const hash = contentHashOf(record);
 	if (held && held.updatedAt === updatedAt && held.hash === hash) return null;

@@ -207,6 +207,7 @@ function judgeContext(resource: Resource, state: ResourceState, options: PollOpt
 		selected: options.events,
 		onlyOnce: options.onlyOnce,
 		needsMemory: needsMemory(resource, options.events),
+		activity: activityOf(resource, options),
 		time: {
 			selected: options.events,
 			startingHours: options.startingHours,
