@@ -77,9 +77,10 @@ describe('polling trigger', () => {
 		);
 		const toReschedule = pick('confirmed', (i) => i.status === 'confirmed', [toConfirm]);
 		const toCancel = pick('confirmed', (i) => i.status === 'confirmed', [toConfirm, toReschedule]);
+		// No report published yet: a partial one already had its first report, its Report Published.
 		const toPublish = pick(
-			'confirmed with unpublished reports',
-			(i) => i.status === 'confirmed' && i.reports.status !== 'published',
+			'confirmed with no report published yet',
+			(i) => i.status === 'confirmed' && !['partial', 'published'].includes(i.reports.status),
 			[toConfirm, toReschedule, toCancel],
 		);
 		const newTime = new Date(Date.now() + 7 * 24 * 60 * MINUTE)

@@ -137,7 +137,7 @@ describe('reports, refunds and quotes in the business tools', () => {
 		const { control } = sandbox;
 		const id = String((await control.createInspection({ org: 'acme', status: 'confirmed' })).id);
 		await control.addReport(id, 'Home Inspection Report');
-		const both = await control.addReport(id, 'Radon Report');
+		const both = (await control.addReport(id, 'Radon Report')) as Json;
 		const [first, second] = both.reports.items as Json[];
 		expect(both.reports).toEqual({
 			status: 'pending',
@@ -150,7 +150,7 @@ describe('reports, refunds and quotes in the business tools', () => {
 		expect((await listed(id)).reports.status).toBe('partial');
 		await control.setReportStatus(id, second.id, 'published');
 		expect((await listed(id)).reports.status).toBe('published');
-		const fixed = await control.setReportStatus(id, first.id, 'pending');
+		const fixed = (await control.setReportStatus(id, first.id, 'pending')) as Json;
 		expect(fixed.reports.status).toBe('partial');
 		expect(await listed(id)).toMatchObject({ updated_at: fixed.updated_at });
 		await expect(control.setReportStatus(id, 'rpt-none', 'published')).rejects.toThrow(/404/);
