@@ -114,8 +114,20 @@ export class SandboxControl {
 	/** The business moments' changes (sandbox/control-moments.ts). */
 	addPayment = (id: string, amount: number) =>
 		this.call<Json>('POST', `inspections/${id}/payment`, { amount });
-	setQuote = (id: string, quote: number) =>
+	/** Lowers what was paid; payment status and amount due follow. */
+	refund = (id: string, amount: number) =>
+		this.call<Json>('POST', `inspections/${id}/refund`, { amount });
+	/** A quote of null leaves what is paid and due as it was. */
+	setQuote = (id: string, quote: number | null) =>
 		this.call<Json>('PATCH', `inspections/${id}/price`, { quote });
+	/** Adds a report, not published yet; the reports' status follows its items. */
+	addReport = (id: string, name: string) =>
+		this.call<Json>('POST', `inspections/${id}/reports`, { name });
+	/** Sets one report's status (draft, pending or published); the reports' status follows. */
+	setReportStatus = (id: string, reportId: string, status: 'draft' | 'pending' | 'published') =>
+		this.call<Json>('PATCH', `inspections/${id}/reports/${encodeURIComponent(reportId)}`, {
+			status,
+		});
 	addAgreements = (id: string, names: string[]) =>
 		this.call<Json>('POST', `inspections/${id}/agreements`, { names });
 	signAgreements = (id: string, index?: number) =>

@@ -1,12 +1,15 @@
 /**
  * Control routes that make each business moment of the polling trigger
- * happen, as the business tools would: a payment (partial or in full),
- * agreements to sign and their signatures, inspectors assigned and removed,
- * services and add-ons added and removed, a new quote, and a contact put on an
+ * happen, as the business tools would: a payment (partial or in full) and a
+ * refund, agreements to sign and their signatures, reports added and
+ * published one at a time, inspectors assigned and removed, services and
+ * add-ons added and removed, a new quote (or none), and a contact put on an
  * inspection in a role. Each bumps the inspection's updated_at (the clock
  * routes and reschedule set the time). They sit before the generic action
  * route of control.ts, which would take `inspections/{id}/{word}` for itself.
  */
+import { randomUUID } from 'node:crypto';
+
 import { CONTACT_ROLES } from '../nodes/shared/endpoints';
 import { existing } from './actions';
 import type { ControlRoute } from './control-route';
@@ -54,6 +57,16 @@ const onInspection =
 		return ok(renderInspection(render, rec));
 	};
 
+/** The statuses a report item is set to here; the API lists them as text (api-v1.md: reports.items). */
+const REPORT_STATUSES = ['draft', 'pending', 'published'];
+
+/** The reports' aggregate status follows the items: all published, some (partial), or none yet. */
+function settleReports(rec: InspectionRec): void {
+	const published = rec.reports.items.filter((item) => item.status === 'published').length;
+	rec.reports.status =
+		published === 0 ? 'pending' : published === rec.reports.items.length ? 'published' : 'partial';
+}
+
 const signItem = (item: InspectionRec['agreements']['items'][number], at: string) => {
 	item.status = 'signed';
 	item.signed_at = at;
@@ -69,11 +82,51 @@ export const CONTROL_MOMENT_ROUTES: ControlRoute[] = [
 		}),
 	],
 	[
+		'POST',
+		/^inspections\/([^/]+)\/refund$/,
+		onInspection((rec, body) => {
+			const refund = amount(body, 'amount');
+			if (refund > (rec.price.amount_paid ?? 0))
+				throw badRequest('amount', 'amount must be at most what was paid');
+			rec.price.amount_paid = (rec.price.amount_paid ?? 0) - refund;
+			settlePrice(rec);
+		}),
+	],
+	[
 		'PATCH',
 		/^inspections\/([^/]+)\/price$/,
 		onInspection((rec, body) => {
-			rec.price.quote = amount(body, 'quote');
-			settlePrice(rec);
+			// A quote of null (the API types it "number or null") leaves what is paid and due as it was.
+			if (body.quote === null) rec.price.quote = null;
+			else {
+				rec.price.quote = amount(body, 'quote');
+				settlePrice(rec);
+			}
+		}),
+	],
+	[
+		'POST',
+		/^inspections\/([^/]+)\/reports$/,
+		onInspection((rec, body) => {
+			rec.reports.items.push({
+				id: `rpt-${randomUUID().slice(0, 8)}`,
+				name: text(body, 'name'),
+				status: 'pending',
+			});
+			settleReports(rec);
+		}),
+	],
+	[
+		'PATCH',
+		/^inspections\/([^/]+)\/reports\/([^/]+)$/,
+		onInspection((rec, body, [reportId]) => {
+			const item = rec.reports.items.find((report) => report.id === reportId);
+			if (!item) throw notFound('report', reportId, null);
+			const status = text(body, 'status');
+			if (!REPORT_STATUSES.includes(status))
+				throw badRequest('status', `status must be one of ${REPORT_STATUSES.join(', ')}`);
+			item.status = status;
+			settleReports(rec);
 		}),
 	],
 	[

@@ -134,9 +134,11 @@ const oldestFirst = async (path: string) =>
 	).data;
 
 /**
- * Twenty changes of every kind, each to a record the baseline has read already
- * (so it is reported as what it is, with previous and changes) or a new one;
- * each version with the event it must be reported with.
+ * Twenty changes of every kind, each to a record the baseline reads first (the
+ * oldest) or a new one; each version with the event it must be reported with.
+ * The oldest records are long past the 90 days the trigger holds a record
+ * (docs/moments.md): a change of one is judged as seen for the first time,
+ * so it is Updated, or Canceled or Deleted by its own time.
  */
 async function changeEveryKind(contacts: Rec[], inspections: Inspection[]) {
 	const expected = new Map<string, string>();
@@ -161,11 +163,11 @@ async function changeEveryKind(contacts: Rec[], inspections: Inspection[]) {
 		const tags = (contact.tags as Json[] | undefined)?.map((t) => t.id) ?? [];
 		expect_(
 			await n8n.control.updateContact(contact.id, { tag_ids: [...tags, tag.id] }),
-			'contact.tag_added',
+			'contact.updated',
 		);
 	}
 	const tagged = take(contacts, 'tagged contact', (c) => ((c.tags as Json[]) ?? []).length > 0);
-	expect_(await n8n.control.updateContact(tagged.id, { tag_ids: [] }), 'contact.tag_removed');
+	expect_(await n8n.control.updateContact(tagged.id, { tag_ids: [] }), 'contact.updated');
 	for (let i = 0; i < 2; i++)
 		expect_(
 			await n8n.control.createContact('acme', {
@@ -179,7 +181,7 @@ async function changeEveryKind(contacts: Rec[], inspections: Inspection[]) {
 	for (let i = 0; i < 3; i++)
 		expect_(
 			await n8n.control.confirmInspection(take(inspections, 'waiting inspection', waiting).id),
-			'inspection.confirmed',
+			'inspection.updated',
 		);
 	const later = new Date(Date.now() + 11 * 24 * 60 * MINUTE)
 		.toISOString()
@@ -190,7 +192,7 @@ async function changeEveryKind(contacts: Rec[], inspections: Inspection[]) {
 				take(inspections, 'confirmed inspection', confirmed).id,
 				later,
 			),
-			'inspection.rescheduled',
+			'inspection.updated',
 		);
 	for (let i = 0; i < 2; i++)
 		expect_(
@@ -200,7 +202,7 @@ async function changeEveryKind(contacts: Rec[], inspections: Inspection[]) {
 	const unpublished = (i: Inspection) => confirmed(i) && i.reports.status !== 'published';
 	expect_(
 		await n8n.control.publishReports(take(inspections, 'unpublished inspection', unpublished).id),
-		'inspection.published',
+		'inspection.updated',
 	);
 	expect_(
 		await n8n.control.deleteInspection(take(inspections, 'confirmed inspection', confirmed).id),
@@ -221,30 +223,25 @@ it(
 		// The baseline's order: what it reads in its first poll.
 		const contacts = await oldestFirst('/v1/contacts');
 		const inspections = (await oldestFirst('/v1/inspections')) as Inspection[];
+		// The contacts' baseline reads only the last 91 days (what the trigger may hold), a page or
+		// two; the inspections' reads them all, the demo's 1,200 in several polls.
 		await waitFor(
-			"the baseline's first scheduled poll to commit the first page of each list",
+			"the baseline's first scheduled poll to commit the first page of the inspections",
 			async () => {
-				const lists = [
-					[await committedList('contacts'), contacts],
-					[await committedList('inspections'), inspections],
-				] as const;
-
+				const { mode, top } = await committedList('inspections');
 				return (
-					lists.every(
-						([{ mode, top }, page]) =>
-							mode === 'baseline' &&
-							typeof top === 'number' &&
-							top >= Date.parse(page.at(-1)!.updated_at),
-					) || undefined
+					(mode === 'baseline' &&
+						typeof top === 'number' &&
+						top >= Date.parse(inspections.at(-1)!.updated_at)) ||
+					undefined
 				);
 			},
 			{ timeoutMs: 3 * MINUTE, intervalMs: 500 },
 		);
 		const during = await changeEveryKind(contacts, inspections);
 		expect(during.size).toBe(20);
-		// Made while the baseline runs: both lists are still in it.
-		const after = [await committedList('contacts'), await committedList('inspections')];
-		expect(after.map((list) => list.mode)).toEqual(['baseline', 'baseline']);
+		// Made while the baseline runs: the inspections' is still in it.
+		expect((await committedList('inspections')).mode).toBe('baseline');
 
 		// Each poll reads one to three pages (0.6 s a page and the trigger's own time, 5 s a poll): on a busy machine,
 		// one. So the wait ends when the baseline stops moving for 8 polls, not after a fixed time.
@@ -314,11 +311,16 @@ it(
 		const skippedBefore = n8n.count(SKIPPED);
 		// All contacts but the sentinel (the first by id).
 		const contacts = (await api.all<Rec>('/v1/contacts')).slice(1);
-		const inspections = (await api.get<{ data: Rec[] }>('/v1/inspections', { limit: 200 })).data;
-		const waiting = inspections.find((i) => i.status === 'waiting' || i.status === 'review');
-		const confirmed = inspections.find((i) => i.status === 'confirmed');
-		if (!waiting || !confirmed)
-			throw new Error('The demo seed has no waiting or no confirmed inspection');
+		// Inspections the trigger holds (booked now: it lets go of one 90 days past its activity).
+		const booked = new Map<string, string>();
+		const book = async (status: string) => {
+			const inspection = (await n8n.control.createInspection({ org: 'acme', status })) as Rec;
+			booked.set(versionOf(inspection), 'inspection.created');
+			return inspection;
+		};
+		const waiting = await book('waiting');
+		const confirmed = await book('confirmed');
+		await reports.until(booked, 3 * MINUTE);
 
 		const first = new Map<string, string>();
 		const created = (await n8n.control.createContact('acme', {
@@ -370,7 +372,7 @@ it(
 		]);
 		await reports.until(again, 3 * MINUTE);
 
-		expect(reports.notOnce(new Map([...first, ...burst, ...again]))).toEqual([]);
+		expect(reports.notOnce(new Map([...booked, ...first, ...burst, ...again]))).toEqual([]);
 		// The twin polls did overlap: the trigger skipped one of each pair.
 		expect(n8n.count(SKIPPED) - skippedBefore).toBeGreaterThan(0);
 		expect(n8n.count(ABANDONED)).toBe(0);

@@ -37,7 +37,31 @@ const recordId = (item: Json) => (item.record as Json | undefined)?.id;
 describe('polling trigger', () => {
 	it('emits one item per change the sandbox makes to inspections, contacts, tags and inspection events, with the right event and changes', async () => {
 		const watcher = await ExecutionWatcher.start(instance.rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
-		const [sentinel, edited, tagged] = await globex().all<Json & { id: string }>('/v1/contacts');
+		const contacts = await globex().all<Json & { id: string; updated_at: string }>('/v1/contacts');
+		const [sentinel, edited] = contacts;
+		// The trigger holds a contact 90 days after its last change, an inspection 90 days after its
+		// last change and its end (docs/moments.md). Tag Added, Confirmed, Rescheduled and Report
+		// Published are changes of records it holds: those are booked here, before the sentinel. A
+		// seed contact untouched for longer gets a tag too: Updated, seen for the first time.
+		const now = Date.parse((await instance.control.getClock()).now);
+		const stale = contacts
+			.slice(2, -2)
+			.find((contact) => Date.parse(contact.updated_at) < now - 91 * 24 * 60 * MINUTE);
+		if (!stale) throw new Error('The Globex seed has no contact untouched for 91 days');
+		const book = async (status: string) =>
+			String((await instance.control.createInspection({ org: 'globex', status })).id);
+		const toConfirm = await book('waiting');
+		const toReschedule = await book('confirmed');
+		const toPublish = await book('confirmed');
+		const tagged = (await instance.control.createContact('globex', {
+			first_name: 'Tagged',
+			email: 'tagged.polled@example.com',
+		})) as Json & { id: string };
+		const moved = await instance.control.createEvent({
+			inspection_id: toReschedule,
+			name: 'Radon monitor drop-off',
+			start_at: new Date(now + 3 * 24 * 60 * MINUTE).toISOString(),
+		});
 		const collected: Json[] = [];
 
 		// The trigger polls every 15 seconds. A first poll only takes a baseline, so touch a
@@ -63,25 +87,10 @@ describe('polling trigger', () => {
 		);
 
 		const inspections = await globex().all<Inspection>('/v1/inspections');
-		const pick = (what: string, test: (inspection: Inspection) => boolean, not: string[]) => {
-			const found = inspections.find(
-				(inspection) => test(inspection) && !not.includes(inspection.id),
-			);
-			if (!found) throw new Error(`The Globex seed has no inspection that is ${what}`);
-			return found.id;
-		};
-		const toConfirm = pick(
-			'waiting or in review',
-			(i) => i.status === 'waiting' || i.status === 'review',
-			[],
-		);
-		const toReschedule = pick('confirmed', (i) => i.status === 'confirmed', [toConfirm]);
-		const toCancel = pick('confirmed', (i) => i.status === 'confirmed', [toConfirm, toReschedule]);
-		const toPublish = pick(
-			'confirmed with unpublished reports',
-			(i) => i.status === 'confirmed' && i.reports.status !== 'published',
-			[toConfirm, toReschedule, toCancel],
-		);
+		const toCancel = inspections.find(
+			(i) => i.status === 'confirmed' && ![toReschedule, toPublish].includes(i.id),
+		)?.id;
+		if (!toCancel) throw new Error('The Globex seed has no confirmed inspection');
 		const newTime = new Date(Date.now() + 7 * 24 * 60 * MINUTE)
 			.toISOString()
 			.replace(/:\d{2}\.\d{3}Z$/, ':00.000Z');
@@ -98,10 +107,7 @@ describe('polling trigger', () => {
 		await instance.control.publishReports(toPublish);
 		const tag = await instance.control.createTag('globex', `E2E tag ${randomUUID().slice(0, 8)}`);
 		await instance.control.updateContact(tagged.id, { tag_ids: [tag.id] });
-		const [moved] = await globex().all<Json & { id: string; start_at: string | null }>(
-			'/v1/events',
-		);
-		if (!moved) throw new Error('The Globex seed has no inspection event');
+		await instance.control.updateContact(stale.id, { tag_ids: [tag.id] });
 		const movedTo = new Date(Date.parse(newTime) + 2 * 60 * MINUTE).toISOString();
 		await instance.control.updateEvent(moved.id, { start_at: movedTo });
 		const appointment = await instance.control.createEvent({
@@ -113,6 +119,7 @@ describe('polling trigger', () => {
 			['contact.created', created.id],
 			['contact.updated', edited.id],
 			['contact.tag_added', tagged.id],
+			['contact.updated', stale.id],
 			['inspection.confirmed', toConfirm],
 			['inspection.rescheduled', toReschedule],
 			['inspection.canceled', toCancel],
@@ -123,7 +130,7 @@ describe('polling trigger', () => {
 
 		const afterChanges: Json[] = [];
 		await waitFor(
-			'the polling trigger to report the nine changes',
+			'the polling trigger to report the ten changes',
 			async () => {
 				afterChanges.push(...(await watcher.newItems()));
 				return (
@@ -147,9 +154,15 @@ describe('polling trigger', () => {
 			added: [{ id: tag.id, name: tag.name }],
 			removed: [],
 		});
+		// Let go after its 90 days: seen for the first time, nothing to compare with.
+		expect(afterChanges.find((item) => recordId(item) === stale.id)).toMatchObject({
+			events: ['contact.updated'],
+			previous: null,
+			changes: null,
+		});
 		expect(afterChanges.find((item) => recordId(item) === moved.id)!.changes).toMatchObject({
 			start_at: {
-				before: moved.start_at === null ? null : new Date(moved.start_at).toISOString(),
+				before: moved.start_at,
 				after: movedTo,
 			},
 		});
@@ -179,7 +192,7 @@ describe('polling trigger and records it cannot read', () => {
 
 	it('reports each unreadable record once, among the changes of the same poll and the polls after it, which all succeed', async () => {
 		const watcher = await ExecutionWatcher.start(instance.rest, POLL_TRIGGER.id, POLL_TRIGGER.node);
-		// The first test changes the first three contacts and several inspections; these are others.
+		// The first test changes the first two contacts, one between, and records of its own; these are others.
 		const contacts = await globex().all<Json & { id: string }>('/v1/contacts');
 		const [samePoll, later] = contacts.slice(-2);
 		const [inspection] = await globex().all<Inspection>('/v1/inspections');

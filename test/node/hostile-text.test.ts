@@ -194,7 +194,10 @@ const INVENTORY: Record<string, Record<string, Listed>> = {
 	'sandbox/control-moments.ts': Object.fromEntries(
 		[
 			'payment',
+			'refund',
 			'price',
+			'reports',
+			'reports\\/([^/]+)',
 			'agreements',
 			'sign',
 			'inspectors',

@@ -129,6 +129,57 @@ describe('inspection actions', () => {
 	});
 });
 
+describe('reports, refunds and quotes in the business tools', () => {
+	const listed = async (id: string) =>
+		(await api().get(`/v1/inspections?ids=${id}`)).body.data[0] as Json;
+
+	it('publishes reports one at a time: the reports status is partial until every one is', async () => {
+		const { control } = sandbox;
+		const id = String((await control.createInspection({ org: 'acme', status: 'confirmed' })).id);
+		await control.addReport(id, 'Home Inspection Report');
+		const both = (await control.addReport(id, 'Radon Report')) as Json;
+		const [first, second] = both.reports.items as Json[];
+		expect(both.reports).toEqual({
+			status: 'pending',
+			items: [
+				{ id: first.id, name: 'Home Inspection Report', status: 'pending' },
+				{ id: second.id, name: 'Radon Report', status: 'pending' },
+			],
+		});
+		await control.setReportStatus(id, first.id, 'published');
+		expect((await listed(id)).reports.status).toBe('partial');
+		await control.setReportStatus(id, second.id, 'published');
+		expect((await listed(id)).reports.status).toBe('published');
+		const fixed = (await control.setReportStatus(id, first.id, 'pending')) as Json;
+		expect(fixed.reports.status).toBe('partial');
+		expect(await listed(id)).toMatchObject({ updated_at: fixed.updated_at });
+		await expect(control.setReportStatus(id, 'rpt-none', 'published')).rejects.toThrow(/404/);
+		await expect(control.setReportStatus(id, first.id, 'gone' as never)).rejects.toThrow(/400/);
+	});
+
+	it('a refund lowers what was paid, and the payment fields follow; a quote may be null', async () => {
+		const { control } = sandbox;
+		const id = String((await control.createInspection({ org: 'acme', status: 'confirmed' })).id);
+		await control.payInspection(id);
+		expect((await control.refund(id, 100)).price).toMatchObject({
+			quote: 425,
+			amount_paid: 325,
+			amount_due: 100,
+			payment_status: 'partial',
+			paid: false,
+		});
+		await expect(control.refund(id, 400)).rejects.toThrow(/400/);
+		await control.addPayment(id, 100);
+		expect((await control.setQuote(id, null)).price).toMatchObject({
+			quote: null,
+			amount_paid: 425,
+			amount_due: 0,
+			paid: true,
+		});
+		expect((await listed(id)).price.quote).toBeNull();
+	});
+});
+
 describe('inspection events in the business tools', () => {
 	it('create puts an appointment on the inspection, listed by v1 exactly as answered', async () => {
 		const on = await inspection('confirmed');

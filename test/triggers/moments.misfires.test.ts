@@ -230,6 +230,40 @@ it('a role taken off a contact and given again is not a new role', async () => {
 	expect(await poll()).toMatchObject([{ event: 'contact.new_role', new_roles: ['Seller'] }]);
 });
 
+describe('what the trigger lets go after 90 days', () => {
+	/** Signed and ended, then a quiet account for `days` days: no poll stored anything, so no hourly sweep ran. */
+	async function paidAfter(days: number) {
+		const api = new MomentsApi();
+		const x = api.createInspection({ scheduled_for: iso(api.now + 2 * HOUR), ends_at: null });
+		const poll = poller(api, [
+			'inspection.updated',
+			'inspection.paid',
+			'inspection.paid_and_signed',
+		]);
+		await poll();
+		// Signed after the window of its booking: seen again later, it is not new.
+		api.now += 10 * MINUTE;
+		api.change('inspections', String(x.id), (r) => sign(r));
+		expect(await poll()).toHaveLength(1);
+		api.now += days * 24 * HOUR;
+		expect(await poll()).toEqual([]);
+		api.change('inspections', String(x.id), (r) => pay(r));
+		return await poll();
+	}
+
+	it('a payment more than 90 days after the end and the last change is Updated, not Paid', async () => {
+		expect(await paidAfter(91)).toMatchObject([
+			{ events: ['inspection.updated'], previous: null, changes: null },
+		]);
+	});
+
+	it('within the 90 days it is Paid and Paid and Signed', async () => {
+		expect((await paidAfter(80)).map((item) => item.events)).toEqual([
+			['inspection.updated', 'inspection.paid', 'inspection.paid_and_signed'],
+		]);
+	});
+});
+
 it('a schedule change the API lists late is looked up once, then an idle poll costs one request', async () => {
 	const api = new MomentsApi();
 	const start = api.now + 30 * HOUR;

@@ -2,15 +2,17 @@
  * The moments where earlier versions misfired, as an inspection business lives
  * them, in a real n8n under `n8n start` against a sandbox of its own, under one
  * scheduler (`misfireTests`, one e2e file each, so that both run side by side):
- * n8n's poller, or the durable scheduler (n8n 2.45's default). Six
- * trigger workflows poll every 15 seconds; the sandbox's clock moves the
- * inspections through their days. Every "not reported" is checked after the
- * same workflow reported something that came later (a companion), so it is a
- * poll that ran, not a wait that was long enough.
+ * n8n's poller, or the durable scheduler (n8n 2.45's default). Eight
+ * trigger workflows poll every 15 seconds (misfires-run.ts); the sandbox's
+ * clock moves the inspections through their days. Every "not reported" is
+ * checked after the same workflow reported something that came later (a
+ * companion), so it is a poll that ran, not a wait that was long enough.
  *
  * 1. A time event selected later starts then: Ended added a day in (C), Starting
  *    added while an inspection is inside its lead time (D).
- * 2. A new length or a move back to a time already reminded reminds no one.
+ * 2. A new length reminds no one; the time the client was last reminded of
+ *    decides: a move back to an earlier time reminds again, back to the time
+ *    last reminded of reminds no one.
  * 3. Draft and waiting inspections get no Starting or Ended by default (A), and
  *    do when the statuses say so (E).
  * 4. Only Trigger Once: a second payment and a new agreement signed are not
@@ -20,226 +22,63 @@
  * 7. A schedule change the API lists late is looked up once: then one request
  *    per idle poll (F, a key of its own).
  * 8. A time without an offset is UTC, with n8n running in New York's zone.
+ *
+ * And the contract's hard cases (misfires-cases.ts): the first report of two
+ * published, republished and another one later; a workflow published when the
+ * moments already held; no reminder once begun (entered late, confirmed two
+ * hours in, the workflow back mid-inspection); the workflow unpublished for
+ * days (a late Ended sent, a later one skipped and counted in n8n's log); a
+ * Switch on `event`; a $0 inspection; a quote that only looks different; more
+ * than 32 tags; an inspection let go after 90 days.
  */
 import { randomUUID } from 'node:crypto';
 
-import { SANDBOX_KEYS } from '../../../sandbox/index';
 import { waitFor } from '../../../scripts/processes';
-import { SANDBOX_CREDENTIAL, sandboxCredential } from '../../../scripts/workflows';
-import { chain, NODE_TYPES } from '../workflows/build';
-import { DURABLE_SCHEDULER, DurableN8n, every15Seconds, TRIGGER_NODE } from './durable';
-import { PollWatch } from './polls';
+import {
+	awayForDays,
+	confirmedTwoHoursIn,
+	enteredAfterItBegan,
+	letGo,
+	manyTags,
+	nothingToPay,
+	publishedWhenAlreadyDone,
+	quoteNoise,
+	reportsOneByOne,
+	switchOnEvent,
+} from './misfires-cases';
+import {
+	bookedAt,
+	editTrigger,
+	HOUR,
+	iso,
+	type Json,
+	type Letter,
+	MINUTE,
+	type Misfires,
+	type Scheduler,
+	startMisfires,
+	watchPolls,
+} from './misfires-run';
 
-type Json = Record<string, unknown>;
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const iso = (ms: number) => new Date(ms).toISOString();
-/** F and D poll with keys of their own, so their requests can be told apart in the sandbox's log. */
-const KEYS = {
-	F: { id: 'IbSandboxAcmeStaff', name: 'Sandbox (Acme staff key)', apiKey: SANDBOX_KEYS.acmeStaff },
-	D: {
-		id: 'IbSandboxAcmeOwner2',
-		name: 'Sandbox (Acme second key)',
-		apiKey: SANDBOX_KEYS.acmeOwner2,
-	},
-} as const;
-
-/** The workflows, by letter: their events and options. */
-const WORKFLOWS = {
-	A: {
-		events: [
-			'inspection.created',
-			'inspection.updated',
-			'contact.updated',
-			'inspection.rescheduled',
-			'inspection.paid',
-			'inspection.agreements_signed',
-			'inspection.paid_and_signed',
-			'inspection.paid_signed_published',
-			'inspection.starting',
-			'inspection.ended',
-			'contact.new_role',
-		],
-		options: {},
-	},
-	B: {
-		events: ['inspection.updated', 'inspection.paid', 'inspection.paid_and_signed'],
-		options: { onlyOnce: false },
-	},
-	C: { events: ['inspection.starting'], options: {} },
-	D: { events: ['inspection.ended'], options: {} },
-	E: {
-		events: ['inspection.starting', 'inspection.ended'],
-		options: { momentStatuses: ['waiting', 'confirmed'] },
-	},
-	F: { events: ['inspection.starting', 'inspection.rescheduled'], options: {} },
-} as const;
-type Letter = keyof typeof WORKFLOWS;
-const idOf = (letter: Letter) => `IbMisfire${letter}`;
-
-type Scheduler = 'poller' | 'durable';
-
-/** What each workflow reported so far, read from its executions. */
-class Reports {
-	private readonly seen = new Set<string>();
-	readonly items: Record<Letter, Json[]> = { A: [], B: [], C: [], D: [], E: [], F: [] };
-
-	constructor(private readonly n8n: DurableN8n) {}
-
-	async collect(): Promise<void> {
-		for (const letter of Object.keys(WORKFLOWS) as Letter[]) {
-			for (const execution of (await this.n8n.rest.executions(idOf(letter))).reverse()) {
-				if (this.seen.has(execution.id) || !['success', 'error'].includes(execution.status))
-					continue;
-				this.seen.add(execution.id);
-				const data = await this.n8n.rest.executionData<{
-					resultData: { runData: Record<string, Array<{ data?: { main: Json[][] } }>> };
-				}>(execution.id);
-				for (const run of data.resultData.runData[TRIGGER_NODE] ?? [])
-					this.items[letter].push(...(run.data?.main[0] ?? []).map((item) => item.json as Json));
-			}
-		}
-	}
-
-	/** The items of `letter` for `event` and record `id`. */
-	of(letter: Letter, event: string, id: string): Json[] {
-		return this.items[letter].filter(
-			(item) => item.event === event && String((item.record as Json)?.id) === id,
-		);
-	}
-
-	/**
-	 * Waits until `letters` each reported record `id` in a version `shows`: they
-	 * polled after the change that made it, so the next change is a change of its own.
-	 */
-	async sawEach(letters: Letter[], id: string, shows: (record: Json) => boolean): Promise<void> {
-		await waitFor(
-			`workflows ${letters.join(', ')} to see ${id} changed`,
-			async () => {
-				await this.collect();
-				const saw = (letter: Letter) =>
-					this.items[letter].some(
-						(item) => String((item.record as Json)?.id) === id && shows(item.record as Json),
-					);
-				return letters.every(saw) || undefined;
-			},
-			{ timeoutMs: 3 * MINUTE, intervalMs: 1000 },
-		);
-	}
-
-	async until(letter: Letter, event: string, id: string, timeoutMs = 3 * MINUTE): Promise<Json[]> {
-		return await waitFor(
-			`workflow ${letter} to report ${event} for ${id}`,
-			async () => {
-				await this.collect();
-				const found = this.of(letter, event, id);
-				return found.length > 0 ? found : undefined;
-			},
-			{ timeoutMs, intervalMs: 1000 },
-		);
-	}
+/**
+ * Runs scenarios side by side to their end, each with its own waits; then
+ * fails with every failure, so none is left running past its test.
+ */
+async function allOf(scenarios: Array<Promise<void>>): Promise<void> {
+	const failed = (await Promise.allSettled(scenarios)).flatMap((result) =>
+		result.status === 'rejected' ? [result.reason as Error] : [],
+	);
+	if (failed.length === 1) throw failed[0];
+	if (failed.length > 1)
+		throw new AggregateError(failed, failed.map((e) => e.message).join('\n\n'));
 }
 
-function triggerWorkflow(letter: Letter) {
-	const { events, options } = WORKFLOWS[letter];
-	return chain(idOf(letter), `Misfires ${letter}`, [
-		{
-			name: TRIGGER_NODE,
-			type: NODE_TYPES.poll,
-			typeVersion: 1,
-			parameters: { pollTimes: every15Seconds(), events: [...events], options },
-			credentials: {
-				inspectionBusinessApi:
-					letter === 'F' || letter === 'D'
-						? { id: KEYS[letter].id, name: KEYS[letter].name }
-						: SANDBOX_CREDENTIAL,
-			},
-		},
-	]);
-}
-
-/** Edits the trigger's events as a user in the editor would, and publishes the new version. */
-async function selectEvents({ n8n }: Misfires, letter: Letter, events: string[]): Promise<void> {
-	const workflow = await n8n.rest.rest<Json & { nodes: Json[]; versionId: string }>(
-		'GET',
-		`/rest/workflows/${idOf(letter)}`,
-	);
-	const nodes = workflow.nodes.map((node) =>
-		node.name === TRIGGER_NODE
-			? { ...node, parameters: { ...(node.parameters as Json), events } }
-			: node,
-	);
-	await n8n.rest.rest('PATCH', `/rest/workflows/${idOf(letter)}`, {
-		nodes,
-		connections: workflow.connections,
-		versionId: workflow.versionId,
-	});
-	await n8n.rest.publish(idOf(letter));
-}
-
-/** Watches the polls of D or F, which poll with keys of their own (the sandbox's log tells them apart). */
-const watchPolls = async (n8n: DurableN8n, letter: 'D' | 'F') =>
-	await PollWatch.start(n8n.control, n8n.rest, idOf(letter), KEYS[letter].apiKey);
-
-interface Misfires {
-	n8n: DurableN8n;
-	reports: Reports;
-	scheduler: Scheduler;
-}
-
-/** A fresh n8n under `scheduler`, its six workflows published and past their baselines. */
-async function startMisfires(scheduler: Scheduler): Promise<Misfires> {
-	const letters = Object.keys(WORKFLOWS) as Letter[];
-	const n8n = await DurableN8n.prepare(
-		`misfires-${scheduler}`,
-		() => letters.map(triggerWorkflow),
-		'demo',
-		(url) => Object.values(KEYS).map((key) => sandboxCredential(url, key)),
-	);
-	// n8n 2.41's own defaults: no durable scheduler, the publication service on.
-	const off = {
-		...Object.fromEntries(Object.keys(DURABLE_SCHEDULER).map((name) => [name, 'false'])),
-		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-	};
-	// New York's zone: a time without an offset read in the server's zone would be 5 hours off.
-	await n8n.start({ TZ: 'America/New_York', ...(scheduler === 'poller' ? off : {}) });
-	const reports = new Reports(n8n);
-	// Every workflow is past its baseline once A reports an inspection created after it.
-	let sentinel = '';
-	let touched = 0;
-	await waitFor(
-		'the baselines to end',
-		async () => {
-			if (Date.now() - touched > 20_000) {
-				sentinel = String((await n8n.control.createInspection({ org: 'acme' })).id);
-				touched = Date.now();
-			}
-			await reports.collect();
-			return reports.of('A', 'inspection.created', sentinel).length > 0 || undefined;
-		},
-		{ timeoutMs: 6 * MINUTE, intervalMs: 2000 },
-	);
-	return { n8n, reports, scheduler };
-}
-
-const confirmedAt = async (n8n: DurableN8n, start: number, hours: number, status = 'confirmed') =>
-	String(
-		(
-			await n8n.control.createInspection({
-				org: 'acme',
-				status,
-				scheduled_for: iso(start),
-				duration_hours: hours,
-			})
-		).id,
-	);
-
-/** Scenarios 4, 5 and 6 (and 1 for Starting): the change moments, at the sandbox's own time. */
-async function changeMoments({ n8n, reports }: Misfires): Promise<void> {
+/** Scenarios 4, 5 and 6 with version 1's workflows A and B. */
+async function paidAndSignedAgain({ n8n, reports }: Misfires): Promise<void> {
 	const { control } = n8n;
 	const T0 = Date.parse((await control.getClock()).now);
-	const p = await confirmedAt(n8n, T0 + 5 * 24 * HOUR, 3);
-	const n = await confirmedAt(n8n, T0 + 5 * 24 * HOUR, 3);
+	const p = await bookedAt(n8n, T0 + 5 * 24 * HOUR, 3);
+	const n = await bookedAt(n8n, T0 + 5 * 24 * HOUR, 3);
 	const k = String(
 		(await control.createContact('acme', { first_name: 'Kim', email: 'kim.misfire@example.com' }))
 			.id,
@@ -248,8 +87,8 @@ async function changeMoments({ n8n, reports }: Misfires): Promise<void> {
 		(await control.createContact('acme', { first_name: 'Kai', email: 'kai.misfire@example.com' }))
 			.id,
 	);
-	const i1 = await confirmedAt(n8n, T0 + 6 * 24 * HOUR, 2);
-	const i2 = await confirmedAt(n8n, T0 + 7 * 24 * HOUR, 2);
+	const i1 = await bookedAt(n8n, T0 + 6 * 24 * HOUR, 2);
+	const i2 = await bookedAt(n8n, T0 + 7 * 24 * HOUR, 2);
 
 	await control.addAgreements(p, ['Pre-Inspection Agreement']);
 	await control.signAgreements(p);
@@ -322,22 +161,42 @@ async function changeMoments({ n8n, reports }: Misfires): Promise<void> {
 	expect(reports.of('A', 'inspection.agreements_signed', n)).toEqual([]);
 }
 
+/**
+ * The change moments, at the sandbox's own time: scenarios 4, 5 and 6 (A and
+ * B), and the contract's cases 1, 2, 5, 7, 8, 9 and 10 (G and H), side by side.
+ */
+async function changeMoments(run: Misfires): Promise<void> {
+	await allOf(
+		[
+			paidAndSignedAgain,
+			reportsOneByOne,
+			publishedWhenAlreadyDone,
+			switchOnEvent,
+			nothingToPay,
+			quoteNoise,
+			manyTags,
+		].map((scenario) => scenario(run)),
+	);
+}
+
 /** Scenario 1 for Starting: D watches Ended, then Starting is added while Z is inside its lead time. */
 async function startingAddedLater(run: Misfires): Promise<void> {
 	const { n8n, reports } = run;
 	const T0 = Date.parse((await n8n.control.getClock()).now);
-	const z = await confirmedAt(n8n, T0 + 10 * HOUR, 3);
+	const z = await bookedAt(n8n, T0 + 10 * HOUR, 3);
 	await reports.until('A', 'inspection.created', z);
-	await selectEvents(run, 'D', ['inspection.ended', 'inspection.starting']);
+	await editTrigger(run, 'D', { events: ['inspection.ended', 'inspection.starting'] });
 	await (await watchPolls(n8n, 'D')).ended(); // the new version has polled
-	const booked = await confirmedAt(n8n, T0 + 20 * HOUR, 3);
+	const booked = await bookedAt(n8n, T0 + 20 * HOUR, 3);
 	await reports.until('D', 'inspection.starting', booked);
 	expect(reports.of('D', 'inspection.starting', z)).toEqual([]);
 }
 
 /**
- * Scenarios 1 (Ended), 2, 3, 7 and 8, along one timeline of the sandbox's
- * clock: S is the start of the inspections the reminders are about.
+ * Scenarios 1 (Ended), 2, 3, 7 and 8, and the contract's cases 3, 4, 6 and
+ * 11, along one timeline of the sandbox's clock: S is the start of the
+ * inspections the reminders are about; the last moves take the clock days,
+ * then 91 days, on.
  */
 async function timeMoments(run: Misfires): Promise<void> {
 	const { n8n, reports } = run;
@@ -345,13 +204,14 @@ async function timeMoments(run: Misfires): Promise<void> {
 	const T0 = Date.parse((await control.getClock()).now);
 	// On a whole minute: the raw record's time without an offset has no fraction either.
 	const S = Math.ceil((T0 + 60 * HOUR) / MINUTE) * MINUTE;
-	const x = await confirmedAt(n8n, S, 3);
-	const waiting = await confirmedAt(n8n, S, 2, 'waiting');
-	const draft = await confirmedAt(n8n, S, 2, 'draft');
-	const later = await confirmedAt(n8n, S + 3 * HOUR, 2);
-	const endedEarly = await confirmedAt(n8n, T0 + HOUR, 1);
-	const endsLater = await confirmedAt(n8n, T0 + 28 * HOUR, 1);
-	const movedLate = await confirmedAt(n8n, S, 2);
+	const x = await bookedAt(n8n, S, 3);
+	const waiting = await bookedAt(n8n, S, 2, 'waiting');
+	const draft = await bookedAt(n8n, S, 2, 'draft');
+	const later = await bookedAt(n8n, S + 3 * HOUR, 2);
+	const endedEarly = await bookedAt(n8n, T0 + HOUR, 1);
+	const endsLater = await bookedAt(n8n, T0 + 28 * HOUR, 1);
+	const movedLate = await bookedAt(n8n, S, 2);
+	const confirmedLate = await bookedAt(n8n, S, 3, 'waiting');
 	// Listed with its scheduled time in UTC without an offset (8).
 	const raw = randomUUID();
 	const stamp = iso(T0);
@@ -371,13 +231,18 @@ async function timeMoments(run: Misfires): Promise<void> {
 			price: { quote: 300, amount_paid: 0, amount_due: 300, payment_status: 'unpaid', paid: false },
 		}),
 	);
-	for (const id of [x, waiting, draft, later, endedEarly, endsLater, movedLate, raw])
-		await reports.until('A', 'inspection.created', id);
+	const ids = [x, waiting, draft, later, endedEarly, endsLater, movedLate, confirmedLate, raw];
+	await allOf([
+		enteredAfterItBegan(run),
+		(async () => {
+			for (const id of ids) await reports.until('A', 'inspection.created', id);
+		})(),
+	]);
 
 	// A day in: `endedEarly` ended two days ago; C starts watching Ended now (1).
 	await control.setClock(iso(T0 + 27 * HOUR));
 	await reports.until('A', 'inspection.ended', endedEarly);
-	await selectEvents(run, 'C', ['inspection.starting', 'inspection.ended']);
+	await editTrigger(run, 'C', { events: ['inspection.starting', 'inspection.ended'] });
 	// `movedLate` moved a week on, dated 6 hours back: no walk lists it (7).
 	await control.setClock(iso(T0 + 21 * HOUR));
 	await control.rescheduleInspection(movedLate, iso(S + 7 * 24 * HOUR));
@@ -405,25 +270,36 @@ async function timeMoments(run: Misfires): Promise<void> {
 		requests: polls.length,
 	});
 
-	// A new length, a move two hours on, and back (2).
+	// A new length reminds no one; moved two hours on, the new time is reminded of when its hours come (2).
+	const remindedOfX = async (count: number) =>
+		await waitFor(
+			`reminder ${count} for x`,
+			async () => {
+				await reports.collect();
+				return reports.of('A', 'inspection.starting', x).length >= count || undefined;
+			},
+			{ timeoutMs: 3 * MINUTE, intervalMs: 1000 },
+		);
 	await control.rescheduleInspection(x, iso(S), 4);
 	await control.rescheduleInspection(x, iso(S + 2 * HOUR), 4);
 	await control.setClock(iso(S - 22 * HOUR + MINUTE));
-	await waitFor(
-		'the reminder for the new time',
-		async () => {
-			await reports.collect();
-			return reports.of('A', 'inspection.starting', x).length >= 2 || undefined;
-		},
-		{ timeoutMs: 3 * MINUTE, intervalMs: 1000 },
-	);
+	await remindedOfX(2);
+	// Back to the first time: not the time last reminded of, so reminded again.
+	await control.rescheduleInspection(x, iso(S), 4);
+	await remindedOfX(3);
+	// On to a time whose hours have not come (seen), and back to the time last reminded of: no one.
+	await reports.sawVersion(['A'], await control.rescheduleInspection(x, iso(S + 5 * HOUR), 4));
 	await control.rescheduleInspection(x, iso(S), 4);
 	await control.setClock(iso(S - 21 * HOUR + MINUTE));
 	await reports.until('A', 'inspection.starting', later);
 	expect(reports.of('A', 'inspection.starting', x).map((item) => item.moment_at)).toEqual([
 		iso(S - 24 * HOUR),
 		iso(S - 22 * HOUR),
+		iso(S - 24 * HOUR),
 	]);
+	// Two hours into the inspections at S: a booking confirmed now gets no reminder (3).
+	await control.setClock(iso(S + 2 * HOUR));
+	await confirmedTwoHoursIn(run, confirmedLate);
 	// Past every end (1, 3).
 	await control.setClock(iso(S + 29 * HOUR));
 	await reports.until('A', 'inspection.ended', x);
@@ -433,8 +309,10 @@ async function timeMoments(run: Misfires): Promise<void> {
 	expect(reports.of('A', 'inspection.ended', draft)).toEqual([]);
 	expect(reports.of('E', 'inspection.ended', draft)).toEqual([]);
 	expect(reports.of('C', 'inspection.ended', endedEarly)).toEqual([]);
+	// H unpublished for days, then an inspection let go after its 90 days (the clock's last moves).
+	await letGo(run, await awayForDays(run));
 	// Nothing reported twice: no event twice for one version of a record, in any workflow.
-	for (const letter of Object.keys(WORKFLOWS) as Letter[]) {
+	for (const letter of Object.keys(reports.items) as Letter[]) {
 		const keys = reports.items[letter].map((item) => {
 			const record = item.record as Json;
 			return JSON.stringify([item.event, record?.id, record?.updated_at, item.moment_at]);
@@ -455,7 +333,7 @@ export function misfireTests(scheduler: Scheduler): void {
 	afterAll(async () => await run?.n8n.dispose());
 
 	it(
-		'a second payment, a new agreement, nothing to sign and a role given again: each moment as often as it should come',
+		"a second payment, a new agreement, nothing to sign and a role given again, and the contract's change cases: each moment as often as it should come",
 		async () => await changeMoments(run),
 		12 * MINUTE,
 	);
@@ -465,7 +343,7 @@ export function misfireTests(scheduler: Scheduler): void {
 		6 * MINUTE,
 	);
 	it(
-		'time moments: Ended selected later, new lengths and moves back, statuses, a change listed late and a time without an offset',
+		'time moments: Ended selected later, new lengths and moves back, statuses, a change listed late, a time without an offset, no reminder once begun, a long absence and a record let go',
 		async () => await timeMoments(run),
 		15 * MINUTE,
 	);
