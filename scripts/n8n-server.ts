@@ -58,6 +58,11 @@ export class N8nServer {
 		return this.child.running;
 	}
 
+	/** n8n's main process; its task runners run in its process group (the same id). */
+	get pid(): number | undefined {
+		return this.child.pid;
+	}
+
 	/** The server's recent output, for failure messages. */
 	get log(): string {
 		return this.child.log;

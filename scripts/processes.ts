@@ -215,6 +215,11 @@ export class BackgroundProcess {
 		return live.has(this.child);
 	}
 
+	/** Its process id, which is also its process group's id (what a bench reads in /proc). */
+	get pid(): number | undefined {
+		return this.child.pid;
+	}
+
 	/** The last part of its combined output, for error messages. */
 	get log(): string {
 		return this.output;
