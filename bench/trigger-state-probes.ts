@@ -114,20 +114,17 @@ export function pollsIn(entries: LogEntry[]): Poll[] {
 }
 
 /**
- * A poll that reads more than what changed lately: a list walked from its start or from more than
- * two days ago, a next page, or a list read twice. An idle poll reads each watched list once,
- * since a few minutes before the newest change it has seen; a baseline does not.
+ * A poll that reads back: a list walked from its start, or from more than two days before the
+ * poll (a baseline, or its next pages: they keep the walk's query). An idle poll reads each watched
+ * list since a few minutes before the newest change it has seen; a second page of that (more than
+ * 200 versions within the overlap, as the large seed has at the start of its day) is still idle.
  */
 export function readsBack(poll: Poll): boolean {
-	const paths = new Set<string>();
-	for (const { path: listPath, query } of poll.requests) {
-		if (paths.has(listPath) || query.cursor !== undefined) return true;
-		paths.add(listPath);
-		if (query.ids !== undefined) continue;
+	return poll.requests.some(({ query }) => {
+		if (query.ids !== undefined) return false;
 		const since = typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : NaN;
-		if (!(since > poll.start - 2 * DAY_MS)) return true;
-	}
-	return false;
+		return !(since > poll.start - 2 * DAY_MS);
+	});
 }
 
 /**

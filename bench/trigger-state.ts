@@ -513,17 +513,17 @@ async function main(): Promise<void> {
 		`${packed.name}@${packed.version}: trigger version ${shape.version}, ${shape.events.length} events`,
 	);
 	const run: RunContext = { settings, runtime, packed, workflow: triggerWorkflow(shape), workDir };
+	const context = { ...settings, n8n: N8N_VERSION, events: shape.events, version: shape.version };
 	const results: AccountFigures[] = [];
 	try {
 		for (const seed of settings.seeds) {
 			results.push(await runAccount(seed, run, pgDir));
 			printAccount(results[results.length - 1], settings);
+			if (settings.out) writeFileSync(settings.out, JSON.stringify({ context, results }, null, 2));
 		}
 	} finally {
 		removeFolders();
 	}
-	const context = { ...settings, n8n: N8N_VERSION, events: shape.events, version: shape.version };
-	if (settings.out) writeFileSync(settings.out, JSON.stringify({ context, results }, null, 2));
 	if (!goals(results)) process.exitCode = 1;
 }
 

@@ -33,6 +33,7 @@ const idle = (at: number) =>
 	poll(entry(at, '/v1/contacts', recent), entry(at + 50, '/v1/inspections', recent));
 const back = (at: number) =>
 	poll(entry(at, '/v1/contacts'), entry(at + 500, '/v1/contacts', { cursor: 'c2' }));
+const nextPage = { ...recent, cursor: 'c2' };
 
 describe('trigger state bench: polls in the request log', () => {
 	it('groups requests into polls by gaps of more than 3 s, in time order', () => {
@@ -56,8 +57,9 @@ describe('trigger state bench: polls in the request log', () => {
 		const ninetyDaysAgo = new Date(T0 - 90 * 86_400_000).toISOString();
 		expect(readsBack(poll(entry(0, '/v1/contacts', { updated_since: ninetyDaysAgo })))).toBe(true);
 		expect(
-			readsBack(poll(entry(0, '/v1/contacts', recent), entry(10, '/v1/contacts', recent))),
-		).toBe(true);
+			readsBack(poll(entry(0, '/v1/inspections', recent), entry(10, '/v1/inspections', nextPage))),
+		).toBe(false);
+		expect(readsBack(poll(entry(0, '/v1/contacts', recent), entry(10, '/v1/events')))).toBe(true);
 	});
 
 	it('ends the baseline at the first two idle polls in a row after one that read back', () => {
