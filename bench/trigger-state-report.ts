@@ -57,6 +57,9 @@ export interface AccountFigures {
 		wallS: number;
 		polls: number;
 		requests: number;
+		requestsByList: Record<string, number>;
+		/** Each baseline poll: when it started (s after the first), its last request (s after its start), its requests. */
+		pollSpans: Array<{ atS: number; lastRequestAfterS: number; requests: number }>;
 		n8nBootS: number;
 		cpuS: number;
 		peakMemoryBytes: number;
@@ -68,6 +71,7 @@ export interface AccountFigures {
 		startedOver: boolean;
 		pollsReadingBack: number;
 		requests: number;
+		requestsByList: Record<string, number>;
 		wallS: number;
 	};
 	emits: EmitWindow[];
@@ -126,7 +130,7 @@ export function printAccount(
 	const lines = [
 		``,
 		`== ${account.seed} account: ${settings.packageDir}, ${settings.scheduler}, ${settings.database}; load ${account.loadAverage.map((l) => l.toFixed(1)).join(' → ')}`,
-		`Baseline: ${baseline.wallS.toFixed(0)} s, ${baseline.polls} polls, ${baseline.requests} requests; n8n CPU ${baseline.cpuS.toFixed(1)} s, peak memory ${mb(baseline.peakMemoryBytes)} (n8n booted in ${baseline.n8nBootS.toFixed(0)} s)`,
+		`Baseline: ${baseline.wallS.toFixed(0)} s, ${baseline.polls} polls, ${baseline.requests} requests (${JSON.stringify(baseline.requestsByList)}); n8n CPU ${baseline.cpuS.toFixed(1)} s, peak memory ${mb(baseline.peakMemoryBytes)} (n8n booted in ${baseline.n8nBootS.toFixed(0)} s)`,
 		`Stored after the baseline: ${describeState(baseline.stored)}`,
 		`Stored after the first emitting poll: ${describeState(account.storedAfterFirst)}`,
 		`Idle poll, n8n CPU: ${cpu.map(seconds).join(', ')} (median ${seconds(median(cpu))}); polls per minute ${account.idle.map((w) => ((w.polls * 60_000) / w.ms).toFixed(1)).join(', ')}${account.idle.some((w) => w.tasksStarted) ? `; durable tasks started per minute ${account.idle.map((w) => ((w.tasksStarted * 60_000) / w.ms).toFixed(1)).join(', ')}` : ''}`,
@@ -138,7 +142,7 @@ export function printAccount(
 					`Emitting poll, Postgres writes: wchar ${account.emits.map((e) => mb(e.postgresWchar ?? 0)).join(', ')}; WAL ${account.emits.map((e) => mb(e.databaseGrowth)).join(', ')}`,
 				]
 			: []),
-		`Restart right after the baseline: stored before it ${mb(storedBytes(restart.storedBefore))}; ${restart.startedOver ? `the baseline ran again: ${restart.pollsReadingBack} polls, ${restart.requests} requests, ${restart.wallS.toFixed(0)} s` : 'the next polls went on from the stored state (no list read again)'}`,
+		`Restart right after the baseline: stored before it ${mb(storedBytes(restart.storedBefore))}; ${restart.startedOver ? `the baseline ran again: ${restart.pollsReadingBack} polls, ${restart.requests} requests (${JSON.stringify(restart.requestsByList)}), ${restart.wallS.toFixed(0)} s` : 'the next polls went on from the stored state (no list read again)'}`,
 		`Floor window: ${JSON.stringify({ ...floor, cpuMs: Math.round(floor.cpuMs) })}`,
 	];
 	console.log(lines.join('\n'));

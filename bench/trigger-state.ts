@@ -262,6 +262,14 @@ async function storedState(account: Account): Promise<StateFigures> {
 	};
 }
 
+/** Requests per list (`/v1/contacts`: contacts), over some polls. */
+function requestsByList(polls: Poll[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const { path: list } of polls.flatMap((poll) => poll.requests))
+		counts[list.replace('/v1/', '')] = (counts[list.replace('/v1/', '')] ?? 0) + 1;
+	return counts;
+}
+
 /** The baseline from n8n's start: wall time (first to last request), polls, requests, CPU. */
 async function measureBaseline(account: Account) {
 	const startedAt = Date.now();
@@ -277,6 +285,12 @@ async function measureBaseline(account: Account) {
 		wallS: (baseline[baseline.length - 1].end - baseline[0].start) / 1000,
 		polls: baseline.length,
 		requests,
+		requestsByList: requestsByList(baseline),
+		pollSpans: baseline.map((poll) => ({
+			atS: Math.round((poll.start - baseline[0].start) / 1000),
+			lastRequestAfterS: Math.round((poll.end - poll.start) / 1000),
+			requests: poll.requests.length,
+		})),
 		n8nBootS: (ready.at - startedAt) / 1000,
 		cpuS: (done.cpuMs - ready.cpuMs) / 1000,
 		peakMemoryBytes: peakMemory(n8nPid(account)),
@@ -347,6 +361,7 @@ async function measureRestart(account: Account) {
 		startedOver: rereading.length > 0,
 		pollsReadingBack: rereading.length,
 		requests: rereading.reduce((sum, poll) => sum + poll.requests.length, 0),
+		requestsByList: requestsByList(rereading),
 		wallS: rereading.length ? (rereading[rereading.length - 1].end - rereading[0].start) / 1000 : 0,
 	};
 }

@@ -100,6 +100,8 @@ function account(
 			wallS: 1,
 			polls: 1,
 			requests: 1,
+			requestsByList: {},
+			pollSpans: [],
 			n8nBootS: 1,
 			cpuS: 1,
 			peakMemoryBytes: 1,
@@ -111,6 +113,7 @@ function account(
 			startedOver: false,
 			pollsReadingBack: 0,
 			requests: 0,
+			requestsByList: {},
 			wallS: 0,
 		},
 		emits: [
