@@ -89,7 +89,7 @@ export class SandboxControl {
 
 	info = () => this.call<SandboxInfo>('GET', 'info');
 	/** Re-seeds (default: the current seed) and forgets webhook receivers and deliveries. */
-	reset = (seed?: 'demo' | 'large') =>
+	reset = (seed?: 'demo' | 'small' | 'large') =>
 		this.call<SandboxInfo>('POST', 'reset', seed ? { seed } : {}, true);
 
 	getClock = () => this.call<{ now: string; offset_ms: number }>('GET', 'clock');

@@ -27,7 +27,7 @@ const CHANGE_LINES = Object.entries(CHANGES)
 	.join('\n');
 
 export const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--rate-limit 120] [--latency-ms 0]
-       [--faults 500=0.05,reset=0.02,slow=0.1,slow-ms=2000] [--seed demo|large]
+       [--faults 500=0.05,reset=0.02,slow=0.1,slow-ms=2000] [--seed demo|small|large]
    Runs the sandbox in the foreground.
 
 Usage: npm run sandbox -- <command> [--url http://127.0.0.1:4010]

@@ -21,7 +21,7 @@ import {
 import { renderInspection } from './inspections';
 import { ORG_IDS } from './keys';
 import { SHORT_PAGE_MODES, type ShortPageMode } from './paging';
-import { isSeedName } from './seed';
+import { isSeedName, SEED_NAMES } from './seed';
 import type { SandboxState } from './state';
 import { parseReceiver } from './webhooks';
 import { CONTROL_EVENT_ROUTES } from './control-events';
@@ -135,7 +135,7 @@ const ROUTES: ControlRoute[] = [
 		/^reset$/,
 		({ state, body }) => {
 			const seed = body.seed ?? state.seedName;
-			if (!isSeedName(seed)) throw badRequest('seed', 'seed must be demo or large');
+			if (!isSeedName(seed)) throw badRequest('seed', `seed must be ${SEED_NAMES}`);
 			state.reset(seed);
 			return info(state);
 		},

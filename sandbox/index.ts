@@ -4,7 +4,7 @@ import { parseFaultSpec } from './faults';
 import { HANDLERS } from './handlers';
 import { SANDBOX_KEYS } from './keys';
 import type { ShortPageMode } from './paging';
-import { isSeedName } from './seed';
+import { isSeedName, SEED_NAMES } from './seed';
 import { createSandboxServer } from './server';
 import { SandboxState } from './state';
 
@@ -34,7 +34,7 @@ export interface RunningSandbox {
 /** Starts a sandbox in this process. Tests use port 0 and stop it when done. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	const seed = options.seed ?? 'demo';
-	if (!isSeedName(seed)) throw new Error(`Unknown seed ${seed}: use demo or large`);
+	if (!isSeedName(seed)) throw new Error(`Unknown seed ${seed}: use ${SEED_NAMES}`);
 	const faults = options.faults ? parseFaultSpec(options.faults) : null;
 	const state = new SandboxState(
 		{ shortPages: options.shortPages ?? 'tail', latencyMs: options.latencyMs ?? 0 },

@@ -13,9 +13,14 @@ interface OrgSize {
 
 const GLOBEX: OrgSize = { contacts: 60, tags: 6, agencies: 5, inspections: 80 };
 
-/** Seed sizes by name. 520 contacts: a limit-200 walk has a short page before the last. */
+/**
+ * Seed sizes by name. 520 contacts: a limit-200 walk has a short page before the last. `small`:
+ * about 1,000 records in all (400 contacts, 500 inspections, 168 appointments), the account
+ * `npm run bench:trigger-state` compares the large one with.
+ */
 const SEEDS: Record<string, Record<OrgId, OrgSize>> = {
 	demo: { acme: { contacts: 520, tags: 25, agencies: 40, inspections: 1200 }, globex: GLOBEX },
+	small: { acme: { contacts: 400, tags: 25, agencies: 20, inspections: 500 }, globex: GLOBEX },
 	large: {
 		acme: { contacts: 50_000, tags: 25, agencies: 120, inspections: 20_000 },
 		globex: GLOBEX,
@@ -24,6 +29,11 @@ const SEEDS: Record<string, Record<OrgId, OrgSize>> = {
 
 export const isSeedName = (name: unknown): name is string =>
 	typeof name === 'string' && Object.hasOwn(SEEDS, name);
+
+/** The seeds' names, for messages: "demo, small or large". */
+export const SEED_NAMES = Object.keys(SEEDS)
+	.join(', ')
+	.replace(/, ([^,]*)$/, ' or $1');
 
 /**
  * A fresh store for a seed. Every value comes from PRNG streams named after the
