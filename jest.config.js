@@ -24,6 +24,7 @@ const HEAVY = [
 	'test/triggers/state-size.test.ts',
 	'test/triggers/poll.property.test.ts',
 	'test/triggers/moments.model.test.ts',
+	'test/triggers/moments.knockout.test.ts',
 	'test/triggers/poll.sandbox.test.ts',
 	'test/triggers/moments.sandbox.test.ts',
 	'test/triggers/poll.staged.test.ts',

@@ -132,14 +132,14 @@ large(`a ${RESOURCE} baseline and catch-ups on the large account`, () => {
 			const beforeRestart = await n8n.triggerRequests();
 			await n8n.stop();
 			// Read once n8n is down: a poll may have committed since. The stored form (state.ts):
-			// `walk` is a walk the budget cut short, `cursor` its next page.
+			// `unfinishedWalk` is a walk the budget cut short, `nextPageCursor` its next page.
 			const committed = (await committedState()) as Json;
-			const cutCursor = (committed.walk as Json | undefined)?.cursor;
+			const cutCursor = (committed.unfinishedWalk as Json | undefined)?.nextPageCursor;
 			log(
 				`restarted n8n ${Math.round((Date.now() - started) / 1000)} s in, after ${beforeRestart.length} requests; ` +
 					(typeof cutCursor === 'string'
 						? 'the committed baseline was cut short'
-						: `the committed state was ${String(committed.mode)} (a poll took the whole baseline)`),
+						: `the committed state was ${String(committed.phase)} (a poll took the whole baseline)`),
 			);
 			const restartedAt = Date.now();
 			await n8n.start();
@@ -157,7 +157,7 @@ large(`a ${RESOURCE} baseline and catch-ups on the large account`, () => {
 					}
 					await reports.collect();
 					// Changes made while the baseline runs are reported too: it ends when the state says so.
-					const live = (await committedState())?.mode === 'live';
+					const live = (await committedState())?.phase === 'live';
 					return (live && reports.items.length > 0) || undefined;
 				},
 				{ timeoutMs: 30 * MINUTE, intervalMs: 5000 },

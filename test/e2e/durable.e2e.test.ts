@@ -117,10 +117,15 @@ beforeAll(async () => {
 afterAll(async () => await n8n?.dispose());
 
 /** The committed state's view of one list: its phase and how far its unfinished walk got (ms). */
-async function committedList(list: string): Promise<{ mode?: string; top?: number | null }> {
+async function committedList(list: string): Promise<{ phase?: string; top?: number | null }> {
 	const state = await n8n.committedState(WORKFLOW);
 	const stored = state?.[list] as Json | undefined;
-	return { mode: stored?.mode as string | undefined, top: (stored?.walk as Json)?.top as number };
+	const times = [stored?.highWaterMark, (stored?.unfinishedWalk as Json)?.newestProcessed];
+	const known = times.filter((time): time is number => typeof time === 'number');
+	return {
+		phase: stored?.phase as string | undefined,
+		top: known.length ? Math.max(...known) : null,
+	};
 }
 
 /** The first page of a list in the baseline's order (oldest update first): what it reads first. */
@@ -228,9 +233,9 @@ it(
 		await waitFor(
 			"the baseline's first scheduled poll to commit the first page of the inspections",
 			async () => {
-				const { mode, top } = await committedList('inspections');
+				const { phase, top } = await committedList('inspections');
 				return (
-					(mode === 'baseline' &&
+					(phase === 'baseline' &&
 						typeof top === 'number' &&
 						top >= Date.parse(inspections.at(-1)!.updated_at)) ||
 					undefined
@@ -241,7 +246,7 @@ it(
 		const during = await changeEveryKind(contacts, inspections);
 		expect(during.size).toBe(20);
 		// Made while the baseline runs: the inspections' is still in it.
-		expect((await committedList('inspections')).mode).toBe('baseline');
+		expect((await committedList('inspections')).phase).toBe('baseline');
 
 		// Each poll reads one to three pages (0.6 s a page and the trigger's own time, 5 s a poll): on a busy machine,
 		// one. So the wait ends when the baseline stops moving for 8 polls, not after a fixed time.
@@ -253,7 +258,7 @@ it(
 				const phases = [await committedList('contacts'), await committedList('inspections')];
 				const seen = JSON.stringify(phases);
 				if (seen !== lastSeen) [lastSeen, lastMove] = [seen, Date.now()];
-				return phases.every((list) => list.mode === 'live') || undefined;
+				return phases.every((list) => list.phase === 'live') || undefined;
 			},
 			{
 				timeoutMs: 15 * MINUTE,
@@ -313,9 +318,13 @@ it(
 		const contacts = (await api.all<Rec>('/v1/contacts')).slice(1);
 		// Inspections the trigger holds (booked now: it lets go of one 90 days past its activity).
 		const booked = new Map<string, string>();
+		// A version-1 item names the most specific event: a booking confirmed at once is Confirmed.
 		const book = async (status: string) => {
 			const inspection = (await n8n.control.createInspection({ org: 'acme', status })) as Rec;
-			booked.set(versionOf(inspection), 'inspection.created');
+			booked.set(
+				versionOf(inspection),
+				status === 'confirmed' ? 'inspection.confirmed' : 'inspection.created',
+			);
 			return inspection;
 		};
 		const waiting = await book('waiting');

@@ -12,13 +12,13 @@
  */
 import fc from 'fast-check';
 
-import { type Coverage, historyArbitrary, runHistory } from './moments.history';
+import { type Coverage, FIXED_SEED, historyArbitrary, runHistory } from './moments.history';
 import { ALL_EVENTS } from './moments.model';
 
 const HOUR = 3_600_000;
 
 const NUM_RUNS = Number(process.env.MOMENTS_MODEL_RUNS ?? 150);
-const SEED_SETTING = process.env.MOMENTS_MODEL_SEED ?? '1';
+const SEED_SETTING = process.env.MOMENTS_MODEL_SEED ?? String(FIXED_SEED);
 const SEED = SEED_SETTING === 'random' ? undefined : Number(SEED_SETTING);
 
 /** Each event, at least this often per 150 histories. */

@@ -34,6 +34,7 @@ export const EVENTS: Record<Resource, readonly string[]> = {
 		'inspection.canceled',
 		'inspection.deleted',
 		'inspection.published',
+		'inspection.payment_received',
 		'inspection.paid',
 		'inspection.agreements_signed',
 		'inspection.paid_and_signed',
@@ -335,6 +336,7 @@ const INSPECTION_MOMENTS: ReadonlyArray<[string, (c: InspectionChange) => boolea
 		'inspection.published',
 		(c) => onceMoment(c, 'inspection.published', reportPublished, moreReportsPublished),
 	],
+	['inspection.payment_received', paymentReceived],
 	['inspection.paid', (c) => onceMoment(c, 'inspection.paid', isPaid)],
 	['inspection.agreements_signed', (c) => onceMoment(c, 'inspection.agreements_signed', allSigned)],
 	['inspection.paid_and_signed', (c) => onceMoment(c, 'inspection.paid_and_signed', paidAndSigned)],
@@ -373,6 +375,18 @@ function deleted(c: InspectionChange): boolean {
 	if (!isDeleted(c.now)) return false;
 	if (unknownPast(c)) return inWindow(c.now.deleted_at, c.window);
 	return c.before === null || !isDeleted(c.before.record);
+}
+
+/**
+ * The amount paid rose against the last version seen: each payment, a part payment too (a new
+ * inspection: anything paid). Seen for the first time, not new: what was paid before is unknown.
+ */
+function paymentReceived(c: InspectionChange): boolean {
+	const now = cents(price(c.now).amount_paid);
+	if (now === null) return false;
+	if (c.isNew) return now > 0;
+	const was = c.before === null ? null : cents(price(c.before.record).amount_paid);
+	return was !== null && now > was;
 }
 
 /**
