@@ -211,6 +211,34 @@ test('an account of a year, 20,000 inspections and 50,000 contacts, every event 
 	expect(idleRequests).toBe(4);
 });
 
+test('a baseline over several polls holds what a baseline in one poll holds: what is past its 90 days is let go as it goes', async () => {
+	const all = { inspections: inspections(6_000, 365) };
+	const events = ALL_EVENTS.filter((event) => event.startsWith('inspection.'));
+	const inOnePoll = readState((await baseline(all, events)).baselineState).resources.inspections!;
+	// The poll's own clock moves a second each time it is read: a few pages fit in each poll.
+	let clock = NOW;
+	const account = new ListedAccount(all);
+	let stored: IDataObject = {};
+	let polls = 0;
+	do {
+		const poll = await runPoll(
+			stored,
+			account,
+			settings(events, { budgetMs: 30_000, now: () => (clock += 1_000) }),
+		);
+		expect(poll.items).toEqual([]);
+		stored = poll.state;
+		polls++;
+	} while (readState(stored).resources.inspections!.phase !== 'live' && polls < 100);
+	const overPolls = readState(stored).resources.inspections!;
+	expect(polls).toBeGreaterThan(2);
+	expect(overPolls.phase).toBe('live');
+	expect([...overPolls.records.keys()].sort()).toEqual([...inOnePoll.records.keys()].sort());
+	expect(held({ inspections: overPolls }, 'inspections')).toBe(
+		held({ inspections: inOnePoll }, 'inspections'),
+	);
+});
+
 test('past the budget, the memories with the oldest activity are let go first; the window keeps its versions', async () => {
 	const records = inspections(2_000, 60).map((r, i) => ({
 		...r,
