@@ -30,7 +30,7 @@
  * --logs <folder> (keep n8n's output there).
  * About 6 minutes for the small account, 10 to 20 for the large one on 2 busy cores.
  */
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -113,10 +113,16 @@ function options() {
 		idleWindows: Number(values['idle-windows']),
 		emits: Number(values.emits),
 		out: values.out,
-		logs: values.logs ? path.resolve(values.logs) : undefined,
+		logs: values.logs ? logFolder(path.resolve(values.logs)) : undefined,
 	};
 }
 type Settings = ReturnType<typeof options>;
+
+/** The folder for n8n's output, made if missing. */
+function logFolder(folder: string): string {
+	mkdirSync(folder, { recursive: true });
+	return folder;
+}
 
 /** Every event the checkout's trigger offers, and its default node version: read from its build. */
 async function triggerShape(packageDir: string): Promise<{ events: string[]; version: number }> {
