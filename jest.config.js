@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const transform = {
-	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 };
 
 /**
