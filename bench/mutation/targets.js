@@ -26,7 +26,7 @@ const TARGETS = {
 			'test/triggers/moments.misfires.test.ts',
 			'test/triggers/poll.baseline.test.ts',
 			'test/triggers/poll.clocks.test.ts',
-			'test/triggers/poll.overlap.test.ts',
+			'test/triggers/polls.test.ts',
 			'test/triggers/poll.property.test.ts',
 			'test/triggers/poll.regression.test.ts',
 			'test/triggers/poll.unreadable.test.ts',
@@ -50,14 +50,11 @@ const TARGETS = {
 		mutate: ['nodes/shared/transport/**/*.ts'],
 		tests: [
 			'test/transport/*.test.ts',
-			'test/node/getMany.test.ts',
-			'test/node/get.test.ts',
-			'test/node/uploads.test.ts',
-			'test/node/upload-size.test.ts',
-			'test/node/download.test.ts',
-			'test/node/photos.test.ts',
-			'test/node/retrySafety.test.ts',
-			'test/node/errors.test.ts',
+			// The node's files that reach it: Get and Get Many, uploads and downloads, Skip Duplicates
+			// and the Errors table (each with the other parts of its file).
+			'test/node/reading.test.ts',
+			'test/node/files.test.ts',
+			'test/node/writing.test.ts',
 		],
 	},
 };

@@ -1,8 +1,8 @@
 /**
  * Hostile mode: each route under `/_hostile/` serves its fault (docs/sandbox.md), read here as
  * raw HTTP. What the package does with each is tested in test/transport/hostile-*.test.ts,
- * test/transport/answers.property.test.ts,
- * test/transport/filenames.test.ts, test/triggers/webhook.hostile.test.ts and, in a real n8n,
+ * test/transport/answers.property.ts,
+ * test/transport/filenames.ts, test/triggers/webhook.hostile.ts and, in a real n8n,
  * test/e2e/hostile.e2e.test.ts.
  */
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
