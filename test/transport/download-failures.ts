@@ -13,12 +13,14 @@ import type { ServerResponse } from 'node:http';
 
 import { downloadSignedLink } from '../../nodes/shared/transport/download';
 import { RETRY } from '../../nodes/shared/transport/retry';
+import { withRetry } from '../helpers/limits';
 import { withSandbox } from '../helpers/n8n';
 import { failureOf, inNode } from './context';
 import { startFileHost } from './file-host';
 
 export function downloadFailures(): void {
 	const sandbox = withSandbox();
+	withRetry();
 
 	type Answer = (res: ServerResponse) => void;
 	const status =

@@ -23,7 +23,7 @@ import { pacerFor } from '../../nodes/shared/transport/pacer';
 import { readAll } from '../../nodes/shared/transport/pages';
 import { apiRequest } from '../../nodes/shared/transport/request';
 import { RETRY } from '../../nodes/shared/transport/retry';
-import { withLimits } from '../helpers/limits';
+import { withLimits, withRetry } from '../helpers/limits';
 import { peakGrowth } from '../helpers/memory';
 import {
 	runNode,
@@ -40,6 +40,7 @@ export function hostileAnswers(): void {
 	const MB = 1024 * 1024;
 	const sandbox = withSandbox();
 	const limits = withLimits({ answerBytes: MB, attemptMs: 1_000, refetchBatchMs: 2_000 });
+	withRetry();
 
 	const hostile = (fault: string, overrides: Partial<TestCredentials> = {}) =>
 		sandbox.credentials('acmeOwner', {

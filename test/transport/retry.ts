@@ -14,6 +14,7 @@ import { RETRY } from '../../nodes/shared/transport/retry';
 import { uploadFile } from '../../nodes/shared/transport/upload';
 import { startSandbox } from '../../sandbox';
 import type { QueuedFault } from '../../sandbox/client';
+import { withRetry } from '../helpers/limits';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
 import { drain, expectNoSecret, failureOf, inNode } from './context';
 
@@ -94,6 +95,7 @@ export function retries(): void {
 	});
 
 	describe('the rate-limit deadline', () => {
+		withRetry();
 		it("is the credential's Wait for Rate Limit, counted from the first 429; the error names it, the requests made and how to raise it", async () => {
 			const faults = Array.from(
 				{ length: 8 },
@@ -117,6 +119,7 @@ export function retries(): void {
 	});
 
 	describe('writes are repeated only when nothing happened', () => {
+		withRetry();
 		it.each<[string, QueuedFault, RegExp]>([
 			[
 				'POST on 500',
@@ -213,6 +216,7 @@ export function retries(): void {
 	});
 
 	describe('uploads', () => {
+		withRetry();
 		const pdf = () => ({
 			data: Buffer.from('%PDF-1.4 report'),
 			fileName: 'Final report.pdf',
