@@ -10,6 +10,7 @@ import { resources } from '../../nodes/InspectionBusiness/actions/router';
 import { SIMPLIFIED_INSPECTION_FIELDS } from '../../nodes/InspectionBusiness/helpers/simplifiedRecords';
 import type { Endpoint } from '../../nodes/shared/endpoints';
 import { ENDPOINTS, endpointPath } from '../../nodes/shared/endpoints';
+import { sortValue } from '../../nodes/InspectionBusiness/helpers/wireValues';
 import { withSandbox } from '../helpers/n8n';
 import { allPages, api, requests, run } from './support';
 
@@ -133,21 +134,30 @@ export function getMany(): void {
 		),
 	);
 
+	// Sort By and Direction make the query's `sort` in one pure step: every sortable field of every
+	// list, both ways, is a row here; one row goes through the node to the wire.
 	test.each(sortCases)(
 		'$resource / $operation: sort $field $direction → sort=$wire',
-		async ({ resource, operation, field, direction, wire }) => {
-			const { error } = await run(sandbox, {
-				resource,
-				operation,
-				limit: 1,
-				sort: field,
-				sortDirection: direction,
-			});
-			expect(error).toBeUndefined();
-			const [entry] = await requests(sandbox);
-			expect(entry.query.sort).toBe(wire);
+		({ field, direction, wire }) => {
+			expect(sortValue(field, direction)).toBe(wire);
 		},
 	);
+
+	test('a sort chosen in the node reaches the wire as its sort value', async () => {
+		const { resource, operation, field, direction, wire } = sortCases.find(
+			(row) => row.direction === 'desc',
+		)!;
+		const { error } = await run(sandbox, {
+			resource,
+			operation,
+			limit: 1,
+			sort: field,
+			sortDirection: direction,
+		});
+		expect(error).toBeUndefined();
+		const [entry] = await requests(sandbox);
+		expect(entry.query.sort).toBe(wire);
+	});
 
 	test('the default sort sends no sort parameter', async () => {
 		await run(sandbox, {
