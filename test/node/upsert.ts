@@ -10,9 +10,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { needsCount, planFor, walkPages } from '../../nodes/InspectionBusiness/helpers/emailMatch';
 import { withSandbox } from '../helpers/n8n';
 import { api, errorText, requests, run } from './support';
+import { withRetry } from '../helpers/limits';
 
 export function upsert(): void {
 	const sandbox = withSandbox({}, { reset: true });
+	withRetry();
 
 	const upsert = (
 		items: IDataObject[],

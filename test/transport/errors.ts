@@ -10,9 +10,11 @@ import { uploadFile } from '../../nodes/shared/transport/upload';
 import { SANDBOX_KEYS, withSandbox } from '../helpers/n8n';
 import { expectNoSecret, failureOf, inNode } from './context';
 import { type FakeApi, startFakeApi } from './fake-api';
+import { withRetry } from '../helpers/limits';
 
 export function errorMapping(): void {
 	const sandbox = withSandbox();
+	withRetry();
 	// A made-up key that the scripted server echoes back; it must never surface.
 	const ECHOED = 'ib_live_example_key_echoed_back';
 

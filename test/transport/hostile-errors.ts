@@ -14,9 +14,11 @@ import { DEEP_ERROR_LEVELS, DEEP_ERROR_MESSAGE } from '../../sandbox/hostile';
 import { runNode, withSandbox } from '../helpers/n8n';
 import { failureOf } from './context';
 import { startFakeApi } from './fake-api';
+import { withRetry } from '../helpers/limits';
 
 export function hostileErrors(): void {
 	const sandbox = withSandbox();
+	withRetry();
 	const deepError = () =>
 		sandbox.credentials('acmeOwner', { baseUrl: `${sandbox.baseUrl}/_hostile/deep-error` });
 

@@ -60,19 +60,22 @@ export function retries(): void {
 				);
 		});
 
-		it('gives up after a bounded number of attempts, saying what failed and without the key', async () => {
-			const faults = Array.from(
-				{ length: RETRY.maxAttempts },
-				(): QueuedFault => ({ kind: 'reset', method: 'GET', path: '/v1/tags' }),
-			);
-			await sandbox.control.queueFaults(...faults);
-			const error = await failureOf(sandbox.credentials(), async function () {
-				return await apiRequest.call(this, 'listTags', {});
+		describe('after the last attempt', () => {
+			withRetry();
+			it('gives up after a bounded number of attempts, saying what failed and without the key', async () => {
+				const faults = Array.from(
+					{ length: RETRY.maxAttempts },
+					(): QueuedFault => ({ kind: 'reset', method: 'GET', path: '/v1/tags' }),
+				);
+				await sandbox.control.queueFaults(...faults);
+				const error = await failureOf(sandbox.credentials(), async function () {
+					return await apiRequest.call(this, 'listTags', {});
+				});
+				expect(error.message).toBe('The connection to the API failed');
+				expect(error.description).toMatch(/ECONNRESET after 4 attempt/);
+				expect(await log('GET', '/v1/tags')).toHaveLength(RETRY.maxAttempts);
+				expectNoSecret(error, SANDBOX_KEYS.acmeOwner);
 			});
-			expect(error.message).toBe('The connection to the API failed');
-			expect(error.description).toMatch(/ECONNRESET after 4 attempt/);
-			expect(await log('GET', '/v1/tags')).toHaveLength(RETRY.maxAttempts);
-			expectNoSecret(error, SANDBOX_KEYS.acmeOwner);
 		});
 
 		it('a 429 whose Retry-After is beyond the deadline ends at once, naming the deadline, the requests made and how to raise it', async () => {

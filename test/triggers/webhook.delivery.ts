@@ -14,9 +14,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { InspectionBusinessWebhookTrigger } from '../../nodes/InspectionBusinessWebhookTrigger/InspectionBusinessWebhookTrigger.node';
 import { runWebhook, withSandbox } from '../helpers/n8n';
+import { withRetry } from '../helpers/limits';
 
 export function deliveries(): void {
 	const sandbox = withSandbox({}, { reset: true });
+	withRetry();
 	const trigger = new InspectionBusinessWebhookTrigger();
 	const SECRET = 's3cret-for-deliveries';
 
