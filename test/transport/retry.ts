@@ -102,18 +102,18 @@ export function retries(): void {
 		it("is the credential's Wait for Rate Limit, counted from the first 429; the error names it, the requests made and how to raise it", async () => {
 			const faults = Array.from(
 				{ length: 8 },
-				(): QueuedFault => ({ kind: '429', method: 'GET', path: '/v1/tags', retry_after: 2 }),
+				(): QueuedFault => ({ kind: '429', method: 'GET', path: '/v1/tags', retry_after: 1 }),
 			);
 			await sandbox.control.queueFaults(...faults);
-			// 0.05 minutes: 3 seconds, so the second wait of 2 seconds no longer fits.
-			const credentials = sandbox.credentials('acmeOwner', { rateLimitWaitMinutes: 0.05 });
+			// 0.025 minutes: 1.5 seconds, so the second wait of 1 second no longer fits.
+			const credentials = sandbox.credentials('acmeOwner', { rateLimitWaitMinutes: 0.025 });
 			const error = await failureOf(credentials, async function () {
 				return await apiRequest.call(this, 'listTags', {});
 			});
 			expect(error.httpCode).toBe('429');
 			expect(error.description).toMatch(/sent 2 times and answered 429 2 times/);
 			expect(error.description).toMatch(
-				/bounded at 0.05 minute\(s\).*"Wait for Rate Limit" in the credential: raise it/,
+				/bounded at 0.025 minute\(s\).*"Wait for Rate Limit" in the credential: raise it/,
 			);
 			expect(error.description).toMatch(/budget is 100000 requests per minute/);
 			expect(await log('GET', '/v1/tags')).toHaveLength(2);
