@@ -33,7 +33,11 @@ export function withRetry(
 }
 
 function shrunk<T extends object>(values: T, overrides: Partial<Record<keyof T, number>>): void {
-	const saved = { ...values };
-	beforeAll(() => Object.assign(values, overrides));
+	// Saved when the block starts, so a block inside another gives back the outer block's values.
+	let saved: T = { ...values };
+	beforeAll(() => {
+		saved = { ...values };
+		Object.assign(values, overrides);
+	});
 	afterAll(() => Object.assign(values, saved));
 }
