@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const transform = {
-	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 };
 
 /**
@@ -18,7 +18,7 @@ const transform = {
  * `npm run lint` also checks; kept because CI runs `npm test`, not lint).
  * Also the trigger's polls through n8n-core against a re-seeded sandbox (10 to
  * 25 s a file): the same trigger core runs in the fast lane against in-memory
- * lists (poll.*.test.ts without `.sandbox`, moments.test.ts, watch.test.ts).
+ * lists (test/triggers/walks.test.ts and judging.test.ts).
  */
 const HEAVY = [
 	'test/triggers/state-size.test.ts',

@@ -2,7 +2,7 @@
  * Builds the OpenAPI 3.1 description of API v1 from the endpoint table
  * (nodes/shared/endpoints.ts) and the record schemas (schemas.ts). Run
  * `npx tsx openapi/generate.ts` to rewrite openapi/inspection-business-v1.json;
- * test/sandbox/openapi.test.ts fails when the committed file is stale.
+ * test/sandbox/openapi.ts fails when the committed file is stale.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

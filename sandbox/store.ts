@@ -35,6 +35,24 @@ export class Store {
 		this.version++;
 	}
 
+	/**
+	 * A store holding copies of these records, so that writes to one never reach the other. Stored
+	 * files are shared: a file's bytes are replaced or deleted, never changed in place.
+	 */
+	copy(): Store {
+		const copy = new Store();
+		copy.version = this.version;
+		copyRecords(this.contacts, copy.contacts);
+		copyRecords(this.tags, copy.tags);
+		copyRecords(this.agencies, copy.agencies);
+		copyRecords(this.inspections, copy.inspections);
+		copyRecords(this.events, copy.events);
+		copyRecords(this.attachments, copy.attachments);
+		for (const [id, file] of this.files) copy.files.set(id, file);
+		copy.emails.push(...this.emails.map(copyPlain));
+		return copy;
+	}
+
 	/** A value computed from the records, cached until the next write. */
 	derive<T>(key: string, build: () => T): T {
 		const hit = this.derived.get(key);
@@ -107,4 +125,18 @@ export class Store {
 		if (!list) this.attachments.set(inspectionId, (list = []));
 		return list;
 	}
+}
+
+/** Plain records (no buffers, no class instances), each copied to its last level. */
+function copyRecords<T>(from: Map<string, T>, to: Map<string, T>): void {
+	for (const [id, record] of from) to.set(id, copyPlain(record));
+}
+
+/** A copy of JSON-like data (objects, arrays, primitives); faster than structuredClone here. */
+function copyPlain<T>(value: T): T {
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map(copyPlain) as T;
+	const copy: Record<string, unknown> = {};
+	for (const [key, field] of Object.entries(value)) copy[key] = copyPlain(field);
+	return copy as T;
 }

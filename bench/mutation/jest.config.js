@@ -15,7 +15,7 @@ module.exports = {
 	testEnvironment: 'node',
 	testMatch: target.tests.map((file) => `<rootDir>/${file}`),
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	testTimeout: 60_000,
 };

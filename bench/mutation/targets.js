@@ -16,48 +16,32 @@ const TARGETS = {
 		],
 		// state-size.test.ts is left out: a size benchmark of minutes, not a behaviour test.
 		tests: [
-			'test/triggers/catalog.test.ts',
+			'test/triggers/judging.test.ts',
 			'test/triggers/moments.model.test.ts',
-			'test/triggers/unreadable.test.ts',
-			'test/triggers/records.test.ts',
-			'test/triggers/state.test.ts',
-			'test/triggers/moments.test.ts',
-			'test/triggers/moments.edges.test.ts',
-			'test/triggers/moments.misfires.test.ts',
-			'test/triggers/poll.baseline.test.ts',
-			'test/triggers/poll.clocks.test.ts',
-			'test/triggers/poll.overlap.test.ts',
+			'test/triggers/memory.test.ts',
+			'test/triggers/walks.test.ts',
+			'test/triggers/polls.test.ts',
 			'test/triggers/poll.property.test.ts',
-			'test/triggers/poll.regression.test.ts',
-			'test/triggers/poll.unreadable.test.ts',
-			'test/triggers/poll.walk.test.ts',
-			'test/triggers/poll.walk.windows.test.ts',
-			'test/triggers/testEvent.test.ts',
-			'test/triggers/state-bounds.test.ts',
-			'test/triggers/upgrade.test.ts',
 		],
 	},
-	// The moments' rules alone, against the tests that state them: the model test and the catalog's table.
+	// The moments' rules alone, against the tests that state them: the model test and the catalog's table (with the rest of the judgement's tests).
 	moments: {
 		mutate: [
 			'nodes/InspectionBusinessTrigger/catalog/*.ts',
 			'nodes/InspectionBusinessTrigger/judge/timeMoments.ts',
 			'nodes/InspectionBusinessTrigger/judge/version.ts',
 		],
-		tests: ['test/triggers/moments.model.test.ts', 'test/triggers/catalog.test.ts'],
+		tests: ['test/triggers/moments.model.test.ts', 'test/triggers/judging.test.ts'],
 	},
 	transport: {
 		mutate: ['nodes/shared/transport/**/*.ts'],
 		tests: [
 			'test/transport/*.test.ts',
-			'test/node/getMany.test.ts',
-			'test/node/get.test.ts',
-			'test/node/uploads.test.ts',
-			'test/node/upload-size.test.ts',
-			'test/node/download.test.ts',
-			'test/node/photos.test.ts',
-			'test/node/retrySafety.test.ts',
-			'test/node/errors.test.ts',
+			// The node's files that reach it: Get and Get Many, uploads and downloads, Skip Duplicates
+			// and the Errors table (each with the other parts of its file).
+			'test/node/reading.test.ts',
+			'test/node/files.test.ts',
+			'test/node/writing.test.ts',
 		],
 	},
 };

@@ -14,7 +14,7 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
 	globalTeardown: '<rootDir>/test/e2e/global-teardown.ts',

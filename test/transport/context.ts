@@ -1,18 +1,10 @@
 /** Runs transport code inside a real n8n execute context (see test/helpers/n8n.ts). */
-import type { ExecutionError, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { ExecutionError, IExecuteFunctions } from 'n8n-workflow';
 
 import { type DownloadedFile, downloadSignedLink } from '../../nodes/shared/transport/download';
 import { type TestCredentials, withExecuteContext } from '../helpers/n8n';
 
-/** The node that transport code outside an execution (a pure step, an error builder) is given. */
-export const TEST_NODE: INode = {
-	id: 'n',
-	name: 'Inspection Business',
-	type: 'inspectionBusiness',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+export { containsSecret, expectNoSecret, TEST_NODE } from './plain';
 
 /** The function's value; throws the execution error if it failed. */
 export async function inNode<T>(
@@ -39,44 +31,6 @@ export async function drain<T>(pages: AsyncGenerator<T[]>): Promise<T[]> {
 	const all: T[] = [];
 	for await (const page of pages) all.push(...page);
 	return all;
-}
-
-/** Walks an error (or any value) including non-enumerable fields and causes; true if `secret` occurs anywhere. */
-export function containsSecret(value: unknown, secret: string, seen = new Set<unknown>()): boolean {
-	if (typeof value === 'string') return value.includes(secret);
-	if (value === null || typeof value !== 'object' || seen.has(value)) return false;
-	seen.add(value);
-	if (Buffer.isBuffer(value)) return value.includes(secret);
-	const names = new Set([
-		...Object.getOwnPropertyNames(value),
-		'message',
-		'stack',
-		'description',
-		'cause',
-		'context',
-	]);
-	for (const name of names) {
-		let field: unknown;
-		try {
-			field = (value as Record<string, unknown>)[name];
-		} catch {
-			continue;
-		}
-		if (containsSecret(field, secret, seen)) return true;
-	}
-	return false;
-}
-
-/** The checks a test makes on any error: message, description, stack, causes and the JSON n8n would store. */
-export function expectNoSecret(value: unknown, secret: string): void {
-	expect(containsSecret(value, secret)).toBe(false);
-	let json = '';
-	try {
-		json = JSON.stringify(value) ?? '';
-	} catch {
-		json = '';
-	}
-	expect(json.includes(secret)).toBe(false);
 }
 
 /**

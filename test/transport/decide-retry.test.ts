@@ -3,7 +3,7 @@
  * send again (after how long, and what every other caller of the key must
  * wait), or fail. Pure: no server and no clock, so each rule is one case.
  * The same rules against the sandbox, through a real n8n context, are
- * test/transport/retry.test.ts.
+ * test/transport/retry.ts.
  */
 import {
 	type Attempts,

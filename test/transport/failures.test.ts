@@ -8,7 +8,7 @@
 import { requestError } from '../../nodes/shared/transport/errors';
 import type { Attempts } from '../../nodes/shared/transport/retry';
 import type { HttpResult, ApiSettings, ApiCall } from '../../nodes/shared/transport/types';
-import { expectNoSecret, TEST_NODE } from './context';
+import { expectNoSecret, TEST_NODE } from './plain';
 
 const KEY = 'ib_live_failures_test_key';
 const settings: ApiSettings = {

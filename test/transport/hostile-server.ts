@@ -1,6 +1,6 @@
 /**
  * A scripted hostile API for the property test of the transport's limits
- * (answers.property.test.ts): each request under `/hostile/` is answered by the
+ * (answers.property.ts): each request under `/hostile/` is answered by the
  * script's next behaviour, and once the script is spent by its `tail`, forever
  * (endless pages, a 429 storm, a drip...). Requests under `/sane/` get a sane
  * answer, for the request that checks the key still works. Every request is

@@ -5,7 +5,7 @@
  * an attachment's kind set from its rule and a kind that contradicts it
  * refused, a report's name, a document's file, internal_only only on a
  * document and only true or false. Each refusal names its field. The requests
- * these make: test/node/uploads.test.ts.
+ * these make: test/node/uploads.ts.
  */
 import type { INode } from 'n8n-workflow';
 

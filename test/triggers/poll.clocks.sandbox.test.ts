@@ -65,7 +65,7 @@ test('a contact changed while the server clock ran 3 h ahead is emitted once and
 });
 
 // The sandbox keeps updated_at growing per record, so the set-back clock shows on a new contact; a
-// version of one record dated before the one seen is covered in poll.clocks.test.ts.
+// version of one record dated before the one seen is covered in poll.clocks.ts.
 test('after the server clock is set back 3 h, the contacts it dates are emitted in the next poll', async () => {
 	const staticData: IDataObject = {};
 	expect(await poll(staticData)).toEqual([]);

@@ -7,7 +7,7 @@
  * jumping back by up to 3 h, the invariant of history-runner.ts holds: every
  * distinct version is emitted exactly once (unless a baseline took it), and
  * each, at the latest, by the first complete poll after it became visible.
- * Counterexamples it found stay as regression tests in poll.regression.test.ts.
+ * Counterexamples it found stay as regression tests in poll.regression.ts.
  * 250 histories by default keep it well inside the test timeout on a busy
  * machine; TRIGGER_PROPERTY_RUNS asks for more.
  */
@@ -19,7 +19,7 @@ import { MAX_LAG_MS, runHistory, type Totals } from './history-runner';
 const NUM_RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 250);
 /**
  * A fixed seed by default, so every CI run checks the same histories and a failure replays
- * exactly. Random seeds found the clock counterexamples now kept in poll.regression.test.ts; set
+ * exactly. Random seeds found the clock counterexamples now kept in poll.regression.ts; set
  * TRIGGER_PROPERTY_SEED=random (with TRIGGER_PROPERTY_RUNS) to explore, or to a printed seed.
  */
 const SEED_SETTING = process.env.TRIGGER_PROPERTY_SEED ?? '1';
