@@ -20,7 +20,7 @@
  *
  * Six fixed scripts (one per kind of hostility) and ANSWERS_FUZZ_RUNS drawn ones (default 12,
  * from a fixed seed) in the normal test run; more as a bench:
- * `ANSWERS_FUZZ_RUNS=300 ANSWERS_FUZZ_SEED=<n> SKIP_E2E=1 npx jest test/transport/answers.property.ts`.
+ * `ANSWERS_FUZZ_RUNS=300 ANSWERS_FUZZ_SEED=<n> SKIP_E2E=1 npx jest test/transport/hostile.test.ts -t '^answers.property '`.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
