@@ -170,3 +170,22 @@ export async function httpsFileHost(
 			}),
 	};
 }
+
+/** A port on this machine that counts the connections made to it (n8n's own port, a Docker socket…). */
+export async function countingListener(): Promise<{
+	port: number;
+	connections: () => number;
+	close: () => Promise<void>;
+}> {
+	const sockets: net.Socket[] = [];
+	const server = net.createServer((socket) => {
+		sockets.push(socket);
+		socket.destroy();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: (server.address() as AddressInfo).port,
+		connections: () => sockets.length,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}

@@ -9,9 +9,7 @@
  * `/_hostile/slow-file` drips a byte at a time (docs/sandbox.md). Stop ends the read even
  * when the helper leaves the body stream open.
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 
 import { DOWNLOAD_DEADLINE } from '../../nodes/shared/rules/links';
 import { downloadSignedLink } from '../../nodes/shared/transport/download';
@@ -20,33 +18,15 @@ import { readAll } from '../../nodes/shared/transport/pages';
 import { insideLinks } from '../../sandbox/hostile';
 import { withSandbox } from '../helpers/n8n';
 import { downloadThrough, failureOf, inNode, TEST_NODE } from './context';
+import { countingListener } from './fake-network';
 
 export function hostileLinks(): void {
 	const sandbox = withSandbox();
 	const sandboxPort = () => Number(new URL(sandbox.baseUrl).port);
 
-	/** A port on this machine that counts the connections made to it (n8n's own port, a Docker socket…). */
-	async function listener(): Promise<{
-		port: number;
-		connections: () => number;
-		close: () => Promise<void>;
-	}> {
-		const sockets: Socket[] = [];
-		const server: Server = createServer((socket) => {
-			sockets.push(socket);
-			socket.destroy();
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		return {
-			port: (server.address() as AddressInfo).port,
-			connections: () => sockets.length,
-			close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-		};
-	}
-
 	describe("a link that points inside from the start (the hostile API's attachments)", () => {
 		it("each is refused before anything is sent, naming why; none reaches n8n's port or this machine", async () => {
-			const n8n = await listener();
+			const n8n = await countingListener();
 			try {
 				const credentials = sandbox.credentials('acmeOwner', {
 					baseUrl: `${sandbox.baseUrl}/_hostile/inside-links/${n8n.port}`,

@@ -15,14 +15,13 @@
  * before anything is connected; an n8n without a lookup for nodes refuses
  * names.
  */
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { downloadSignedLink } from '../../nodes/shared/transport/download';
 import { withExecuteContext } from '../helpers/n8n';
 import {
 	type Answer,
+	countingListener,
 	fakeNetwork,
 	type FakeNetwork,
 	httpsFileHost,
@@ -61,21 +60,6 @@ export function pinnedLinks(): void {
 			},
 			{ credentials: CREDENTIALS },
 		);
-	}
-
-	/** A port on this machine that counts the connections made to it (n8n's own port, a Docker socket…). */
-	async function insideListener() {
-		const sockets: Socket[] = [];
-		const server: Server = createServer((socket) => {
-			sockets.push(socket);
-			socket.destroy();
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		return {
-			port: (server.address() as AddressInfo).port,
-			connections: () => sockets.length,
-			close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-		};
 	}
 
 	let host: Awaited<ReturnType<typeof httpsFileHost>>;
@@ -160,7 +144,7 @@ export function pinnedLinks(): void {
 
 	describe('DNS rebinding: public when checked, 127.0.0.1 when connected', () => {
 		it('never connects to 127.0.0.1: the name is not looked up a second time', async () => {
-			const inside = await insideListener();
+			const inside = await countingListener();
 			try {
 				const net = networkWith({ [NAME]: (asked) => (asked === 1 ? [PUBLIC_V4] : ['127.0.0.1']) });
 				// The inside port is the link's: a second lookup would land on it.
