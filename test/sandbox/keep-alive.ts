@@ -3,11 +3,10 @@
  * a client's idle period, and the control client retries only idempotent calls
  * whose connection dropped.
  */
-import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SandboxControl } from '../../sandbox/client';
+import { dropsFirstConnection, type DropsFirst } from '../helpers/drops-first';
 import { useSandbox } from './support';
 
 export function keepAlive(): void {
@@ -47,28 +46,15 @@ export function keepAlive(): void {
 	}, 20_000);
 
 	describe('control client retries', () => {
-		let server: Server;
+		let server: DropsFirst;
 		let requests: string[];
 		let control: SandboxControl;
-		/** Drops the first connection without an answer, then answers every request with `{}`. */
 		beforeEach(async () => {
-			requests = [];
-			server = createServer((req, res) => {
-				requests.push(`${req.method} ${req.url}`);
-				if (requests.length === 1) {
-					req.socket.destroy();
-					return;
-				}
-				res.setHeader('content-type', 'application/json');
-				res.end('{}');
-			});
-			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-			control = new SandboxControl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+			server = await dropsFirstConnection('{}');
+			requests = server.requests;
+			control = new SandboxControl(server.url);
 		});
-		afterEach(async () => {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		});
+		afterEach(async () => await server.close());
 
 		it.each([
 			['info', () => control.info(), 'GET /_sandbox/info'],
