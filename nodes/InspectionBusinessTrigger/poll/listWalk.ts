@@ -290,11 +290,15 @@ function inheritedWindowStart(
 
 /**
  * The oldest updated_at the state must still remember: the unfinished
- * window's start, else the next window's, less the clock jump tolerance.
+ * window's start, else the next window's, less the clock jump tolerance. A
+ * baseline's walk has no window start: it judges by when the baseline began,
+ * and a version dated before that, read again, is silent whether held or not,
+ * so what is past its 90 days goes as the baseline goes, not when it ends.
  */
 export function keepFrom(state: ResourceState, overlapMs: number): number | null {
 	const windowStart = state.unfinishedWalk
-		? state.unfinishedWalk.windowStart
+		? (state.unfinishedWalk.windowStart ??
+			(state.phase === 'baseline' ? (state.baselineBegan ?? null) : null))
 		: state.inheritedWindowStart !== undefined
 			? state.inheritedWindowStart
 			: state.highWaterMark === null
