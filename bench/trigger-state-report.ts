@@ -142,7 +142,7 @@ export function printAccount(
 					`Emitting poll, Postgres writes: wchar ${account.emits.map((e) => mb(e.postgresWchar ?? 0)).join(', ')}; WAL ${account.emits.map((e) => mb(e.databaseGrowth)).join(', ')}`,
 				]
 			: []),
-		`Restart right after the baseline: stored before it ${mb(storedBytes(restart.storedBefore))}; ${restart.startedOver ? `the baseline ran again: ${restart.pollsReadingBack} polls, ${restart.requests} requests (${JSON.stringify(restart.requestsByList)}), ${restart.wallS.toFixed(0)} s` : 'the next polls went on from the stored state (no list read again)'}`,
+		`Restart right after the baseline: stored before it ${mb(storedBytes(restart.storedBefore))}; ${restart.pollsReadingBack === 0 ? 'the next polls went on from the stored state (no list read again)' : `${restart.startedOver ? 'the baseline started over' : 'the baseline went on from the stored walk'}: ${restart.pollsReadingBack} polls, ${restart.requests} requests (${JSON.stringify(restart.requestsByList)}), ${restart.wallS.toFixed(0)} s`}`,
 		`Floor window: ${JSON.stringify({ ...floor, cpuMs: Math.round(floor.cpuMs) })}`,
 	];
 	console.log(lines.join('\n'));
@@ -165,10 +165,14 @@ export function goals(accounts: AccountFigures[]): boolean {
 			`Stored state on the large account ${mb(stored)} (goal ≤ ${mb(GOALS.stateBytes)})`,
 			stored <= GOALS.stateBytes,
 		]);
-		const writes = mean(emitWrites(large, 'wchar'));
+		const writes = emitWrites(large, 'wchar');
 		checks.push([
-			`An emitting poll writes ${mb(writes)} on the large account, mean of ${large.emits.length} (goal ≤ ${mb(GOALS.emitWriteBytes)})`,
-			writes <= GOALS.emitWriteBytes,
+			`An emitting poll writes at most ${mb(Math.max(...writes))} on the large account (mean ${mb(mean(writes))} of ${writes.length}) (goal ≤ ${mb(GOALS.emitWriteBytes)} each)`,
+			Math.max(...writes) <= GOALS.emitWriteBytes,
+		]);
+		checks.push([
+			`A restart right after the baseline ${large.restart.startedOver ? 'started it over' : 'did not start it over'}`,
+			!large.restart.startedOver,
 		]);
 	}
 	if (large && small) {
