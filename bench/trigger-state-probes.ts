@@ -120,11 +120,29 @@ export function pollsIn(entries: LogEntry[]): Poll[] {
  * 200 versions within the overlap, as the large seed has at the start of its day) is still idle.
  */
 export function readsBack(poll: Poll): boolean {
-	return poll.requests.some(({ query }) => {
-		if (query.ids !== undefined) return false;
-		const since = typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : NaN;
-		return !(since > poll.start - 2 * DAY_MS);
-	});
+	return poll.requests.some((request) => requestReadsBack(request, poll.start));
+}
+
+/**
+ * Whether `polls` start a baseline over: a list whose walk the stored state had begun
+ * (walksBegun) read back again from its first page (no cursor).
+ */
+export function startsOver(polls: Poll[], begun: Set<string>): boolean {
+	return polls.some((poll) =>
+		poll.requests.some(
+			(request) =>
+				begun.has(request.path.replace('/v1/', '')) &&
+				request.query.cursor === undefined &&
+				requestReadsBack(request, poll.start),
+		),
+	);
+}
+
+/** One list request of a poll at `pollStart` that reads more than the last two days' changes. */
+function requestReadsBack({ query }: Pick<LogEntry, 'query'>, pollStart: number): boolean {
+	if (query.ids !== undefined) return false;
+	const since = typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : NaN;
+	return !(since > pollStart - 2 * DAY_MS);
 }
 
 /**
@@ -247,13 +265,33 @@ export const bytesOf = (text: string | null) => (text === null ? 0 : Buffer.byte
  * and the rest together), in bytes of JSON: from the node's static data (`node:<name>`) or the
  * cursor (the node's static data itself).
  */
-export function stateParts(stored: StoredState, nodeName: string): Record<string, number> {
+/**
+ * The lists (contacts, inspections, events, attachments) whose walk the stored state had begun:
+ * done with its first walk (live), or cut short with a page read.
+ */
+export function walksBegun(stored: StoredState, nodeName: string): Set<string> {
+	const node = storedNode(stored, nodeName);
+	const begun = new Set<string>();
+	for (const [list, value] of Object.entries(node ?? {})) {
+		const state = value as { phase?: string; unfinishedWalk?: { nextPageCursor?: unknown } };
+		if (state?.phase === 'live' || (state?.unfinishedWalk?.nextPageCursor ?? null) !== null)
+			begun.add(list);
+	}
+	return begun;
+}
+
+/** The node's own part of the stored state (the durable cursor is the node's already). */
+function storedNode(stored: StoredState, nodeName: string): Record<string, unknown> | undefined {
 	const text = stored.cursor ?? stored.staticData;
-	if (!text) return {};
+	if (!text) return undefined;
 	const parsed = JSON.parse(text) as Record<string, unknown>;
-	const node = (stored.cursor ? parsed : parsed[`node:${nodeName}`]) as
+	return (stored.cursor ? parsed : parsed[`node:${nodeName}`]) as
 		| Record<string, unknown>
 		| undefined;
+}
+
+export function stateParts(stored: StoredState, nodeName: string): Record<string, number> {
+	const node = storedNode(stored, nodeName);
 	const parts: Record<string, number> = {};
 	for (const [key, value] of Object.entries(node ?? {})) {
 		const bytes = Buffer.byteLength(JSON.stringify(value));

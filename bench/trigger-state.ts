@@ -67,6 +67,8 @@ import {
 	SqliteState,
 	type StateDatabase,
 	stateParts,
+	startsOver,
+	walksBegun,
 	type Usage,
 	usageBetween,
 } from './trigger-state-probes';
@@ -360,16 +362,12 @@ async function untilIdle(account: Account, from: number, timeoutMs = 30 * MINUTE
 /** Stops n8n right after the baseline (nothing changed since) and starts it again: does it start over? */
 async function measureRestart(account: Account) {
 	const storedBefore = await storedState(account);
+	const begun = walksBegun(await account.database.stored(WORKFLOW), TRIGGER);
 	await account.server!.stop();
 	const restartedAt = Date.now();
 	await startN8n(account, false);
 	const rereading = (await untilIdle(account, restartedAt)).filter(readsBack);
-	// A list read back again from its first page (no cursor): the stored walk was not followed.
-	const fromStart = rereading.some((poll) =>
-		poll.requests.some(
-			({ query }) => query.cursor === undefined && readsBack({ ...poll, requests: [{ query }] }),
-		),
-	);
+	const fromStart = startsOver(rereading, begun);
 	return {
 		storedBefore,
 		startedOver: fromStart,

@@ -4,7 +4,14 @@
  * emitting poll wrote beside the idle polls in its window, and issue 45's goals.
  */
 import type { LogEntry } from '../../sandbox/requestlog';
-import { baselineEnd, pollsIn, readsBack, type Poll } from '../../bench/trigger-state-probes';
+import {
+	baselineEnd,
+	pollsIn,
+	readsBack,
+	startsOver,
+	type Poll,
+	walksBegun,
+} from '../../bench/trigger-state-probes';
 import {
 	type AccountFigures,
 	emitWrites,
@@ -60,6 +67,37 @@ describe('trigger state bench: polls in the request log', () => {
 			readsBack(poll(entry(0, '/v1/inspections', recent), entry(10, '/v1/inspections', nextPage))),
 		).toBe(false);
 		expect(readsBack(poll(entry(0, '/v1/contacts', recent), entry(10, '/v1/events')))).toBe(true);
+	});
+
+	it('says a restart started the baseline over only when a list it had begun is read from its first page', () => {
+		const stored = {
+			staticData: JSON.stringify({
+				'node:Trigger': {
+					format: 3,
+					contacts: { phase: 'live', highWaterMark: T0 },
+					inspections: { phase: 'baseline', unfinishedWalk: { nextPageCursor: 'c9' } },
+					events: { phase: 'baseline', unfinishedWalk: { nextPageCursor: null } },
+				},
+			}),
+			cursor: null,
+		};
+		const begun = walksBegun(stored, 'Trigger');
+		expect([...begun].sort()).toEqual(['contacts', 'inspections']);
+		const resumed = poll(
+			entry(0, '/v1/contacts', recent),
+			entry(10, '/v1/inspections', { cursor: 'c9' }),
+			entry(20, '/v1/events'),
+			entry(30, '/v1/attachments'),
+		);
+		expect(startsOver([resumed], begun)).toBe(false);
+		expect(startsOver([resumed, poll(entry(40_000, '/v1/inspections'))], begun)).toBe(true);
+		expect(startsOver([poll(entry(0, '/v1/contacts'))], begun)).toBe(true);
+		expect(
+			startsOver(
+				[poll(entry(0, '/v1/contacts'))],
+				walksBegun({ staticData: null, cursor: null }, 'Trigger'),
+			),
+		).toBe(false);
 	});
 
 	it('ends the baseline at the first two idle polls in a row after one that read back', () => {
@@ -148,10 +186,17 @@ describe('trigger state bench: writes and goals', () => {
 		);
 	});
 
+	const oneEmitOver = account('large', 100, 1000, 1000);
+	oneEmitOver.emits.push({ ...oneEmitOver.emits[0], wchar: 2 * MB + 1 });
+	const startedOver = account('large', 100, 1000, 1000);
+	startedOver.restart.startedOver = true;
+
 	it.each([
 		['the state on the large account', account('large', 100, MB + 1, 1000)],
 		['the writes of an emitting poll', account('large', 100, 1000, 2 * MB + 1)],
+		['one emitting poll over, the mean within', oneEmitOver],
 		['the idle CPU ratio', account('large', 201, 1000, 1000)],
+		['a restart that started the baseline over', startedOver],
 	])('fails on %s', (_, large) => {
 		expect(goals([account('small', 100, 1000, 1000), large])).toBe(false);
 	});
