@@ -290,6 +290,12 @@ function storedNode(stored: StoredState, nodeName: string): Record<string, unkno
 		| undefined;
 }
 
+/** The stored state's generation (one more for every poll that changed it); null before any. */
+export function storedGeneration(stored: StoredState, nodeName: string): number | null {
+	const generation = storedNode(stored, nodeName)?.generation;
+	return typeof generation === 'number' ? generation : null;
+}
+
 export function stateParts(stored: StoredState, nodeName: string): Record<string, number> {
 	const node = storedNode(stored, nodeName);
 	const parts: Record<string, number> = {};

@@ -47,6 +47,8 @@ export interface EmitWindow {
 	databaseGrowth: number;
 	postgresWchar?: number;
 	postgresWriteBytes?: number;
+	/** The stored state's generation before the change and at the window's end: did n8n store the poll? */
+	generations?: [number | null, number | null];
 }
 
 export interface AccountFigures {
@@ -136,7 +138,7 @@ export function printAccount(
 		`Idle poll, n8n CPU: ${cpu.map(seconds).join(', ')} (median ${seconds(median(cpu))}); polls per minute ${account.idle.map((w) => ((w.polls * 60_000) / w.ms).toFixed(1)).join(', ')}${account.idle.some((w) => w.tasksStarted) ? `; durable tasks started per minute ${account.idle.map((w) => ((w.tasksStarted * 60_000) / w.ms).toFixed(1)).join(', ')}` : ''}`,
 		`Idle poll, n8n writes: ${account.idle.map((w) => `${(w.wchar / Math.max(1, w.polls) / 1024).toFixed(1)} KB`).join(', ')} (wchar per poll)`,
 		`Unpublished, n8n CPU per 10 s: ${seconds(floorPer10s(account))}; idle poll less that: median ${seconds(median(cpu) - floorPer10s(account))}`,
-		`Emitting poll, n8n writes: wchar ${wchar.map(mb).join(', ')} (mean ${mb(mean(wchar))}); write_bytes ${written.map(mb).join(', ')}; database growth ${account.emits.map((e) => mb(e.databaseGrowth)).join(', ')}`,
+		`Emitting poll, n8n writes: wchar ${wchar.map(mb).join(', ')} (mean ${mb(mean(wchar))}); write_bytes ${written.map(mb).join(', ')}; database growth ${account.emits.map((e) => mb(e.databaseGrowth)).join(', ')}; stored generation before → after ${account.emits.map((e) => (e.generations ?? []).join('→')).join(', ')}`,
 		...(account.emits[0]?.postgresWchar !== undefined
 			? [
 					`Emitting poll, Postgres writes: wchar ${account.emits.map((e) => mb(e.postgresWchar ?? 0)).join(', ')}; WAL ${account.emits.map((e) => mb(e.databaseGrowth)).join(', ')}`,

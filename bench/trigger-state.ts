@@ -68,6 +68,7 @@ import {
 	type StateDatabase,
 	stateParts,
 	startsOver,
+	storedGeneration,
 	walksBegun,
 	type Usage,
 	usageBetween,
@@ -272,6 +273,9 @@ async function storedState(account: Account): Promise<StateFigures> {
 	};
 }
 
+const generationStored = async (account: Account) =>
+	storedGeneration(await account.database.stored(WORKFLOW), TRIGGER);
+
 /** Requests per list (`/v1/contacts`: contacts), over some polls. */
 function requestsByList(polls: Poll[]): Record<string, number> {
 	const counts: Record<string, number> = {};
@@ -393,6 +397,7 @@ async function measureEmits(account: Account, count: number) {
 			postgresUsage(account),
 			await account.database.writeMark(),
 		];
+		const generationBefore = await generationStored(account);
 		await account.control.updateContact(account.contactId, { notes: `trigger-state bench ${i}` });
 		await waitFor(
 			'the change to be emitted',
@@ -411,6 +416,7 @@ async function measureEmits(account: Account, count: number) {
 			...postgresWrites(pgA, pgB),
 			polls: polls.length,
 			databaseGrowth: markB - markA,
+			generations: [generationBefore, await generationStored(account)],
 		});
 		log(`${account.seed}: emit ${i} ${JSON.stringify(emits[emits.length - 1])}`);
 		if (i === 1) storedAfterFirst = await storedState(account);
