@@ -495,9 +495,10 @@ async function measureAccount(account: Account): Promise<AccountFigures> {
 		`${account.seed}: starting n8n (${account.settings.scheduler}, ${account.settings.database})`,
 	);
 	const baseline = await measureBaseline(account);
-	const idle = await idleWindows(account, account.settings.idleWindows);
+	// Before anything is emitted: n8n holds what it stored of the baseline, perhaps not its end.
 	log(`${account.seed}: restarting n8n right after the baseline`);
 	const restart = await measureRestart(account);
+	const idle = await idleWindows(account, account.settings.idleWindows);
 	const emitted = await measureEmits(account, account.settings.emits);
 	const floor = await measureFloor(account);
 	return {
