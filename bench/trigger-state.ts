@@ -32,7 +32,7 @@
  * --logs <folder> (keep n8n's output there).
  * About 6 minutes for the small account, 10 to 20 for the large one on 2 busy cores.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -533,7 +533,9 @@ async function runAccount(seed: string, run: RunContext, pgDir: string): Promise
 async function main(): Promise<void> {
 	const settings = options();
 	const workDir = mkdtempSync(path.join(tmpdir(), 'ib-trigger-state-'));
+	// Outside workDir, and open to pass through: the postgres user owns a folder per account in it.
 	const pgDir = mkdtempSync(path.join(tmpdir(), 'ib-trigger-state-pg-'));
+	chmodSync(pgDir, 0o711);
 	const removeFolders = () => {
 		for (const dir of [workDir, pgDir]) rmSync(dir, { recursive: true, force: true });
 	};
