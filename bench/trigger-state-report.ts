@@ -70,6 +70,9 @@ export interface AccountFigures {
 	idle: Window[];
 	restart: {
 		storedBefore: StateFigures;
+		/** The lists whose walk the stored state had begun, and the first request of each list read again. */
+		walksBegun?: string[];
+		firstRequests?: Array<{ list: string; query: Record<string, string | string[]> }>;
 		startedOver: boolean;
 		pollsReadingBack: number;
 		requests: number;

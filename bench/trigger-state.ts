@@ -372,8 +372,15 @@ async function measureRestart(account: Account) {
 	await startN8n(account, false);
 	const rereading = (await untilIdle(account, restartedAt)).filter(readsBack);
 	const fromStart = startsOver(rereading, begun);
+	const firstRequests = rereading.flatMap((poll) =>
+		poll.requests.filter(
+			(request, i) => poll.requests.findIndex((other) => other.path === request.path) === i,
+		),
+	);
 	return {
 		storedBefore,
+		walksBegun: [...begun],
+		firstRequests: firstRequests.map(({ path: list, query }) => ({ list, query })),
 		startedOver: fromStart,
 		pollsReadingBack: rereading.length,
 		requests: rereading.reduce((sum, poll) => sum + poll.requests.length, 0),
