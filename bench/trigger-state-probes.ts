@@ -125,16 +125,23 @@ export function readsBack(poll: Poll): boolean {
 
 /**
  * Whether `polls` start a baseline over: a list whose walk the stored state had begun
- * (walksBegun) read back again from its first page (no cursor).
+ * (walksBegun) read again from before where it stood: no cursor, and no updated_since, or one
+ * more than a day before the stored high-water mark (a window starts one overlap before it; an
+ * expired cursor makes a walk start again at its newest record).
  */
-export function startsOver(polls: Poll[], begun: Set<string>): boolean {
+export function startsOver(polls: Poll[], begun: Map<string, number | null>): boolean {
 	return polls.some((poll) =>
-		poll.requests.some(
-			(request) =>
-				begun.has(request.path.replace('/v1/', '')) &&
-				request.query.cursor === undefined &&
-				requestReadsBack(request, poll.start),
-		),
+		poll.requests.some((request) => {
+			const list = request.path.replace('/v1/', '');
+			if (!begun.has(list) || request.query.cursor !== undefined) return false;
+			if (!requestReadsBack(request, poll.start)) return false;
+			const mark = begun.get(list) ?? null;
+			const since =
+				typeof request.query.updated_since === 'string'
+					? Date.parse(request.query.updated_since)
+					: -Infinity;
+			return mark === null || since < mark - DAY_MS;
+		}),
 	);
 }
 
@@ -269,13 +276,17 @@ export const bytesOf = (text: string | null) => (text === null ? 0 : Buffer.byte
  * The lists (contacts, inspections, events, attachments) whose walk the stored state had begun:
  * done with its first walk (live), or cut short with a page read.
  */
-export function walksBegun(stored: StoredState, nodeName: string): Set<string> {
+export function walksBegun(stored: StoredState, nodeName: string): Map<string, number | null> {
 	const node = storedNode(stored, nodeName);
-	const begun = new Set<string>();
+	const begun = new Map<string, number | null>();
 	for (const [list, value] of Object.entries(node ?? {})) {
-		const state = value as { phase?: string; unfinishedWalk?: { nextPageCursor?: unknown } };
+		const state = value as {
+			phase?: string;
+			highWaterMark?: number | null;
+			unfinishedWalk?: { nextPageCursor?: unknown };
+		};
 		if (state?.phase === 'live' || (state?.unfinishedWalk?.nextPageCursor ?? null) !== null)
-			begun.add(list);
+			begun.set(list, state.highWaterMark ?? null);
 	}
 	return begun;
 }

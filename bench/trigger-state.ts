@@ -379,7 +379,7 @@ async function measureRestart(account: Account) {
 	);
 	return {
 		storedBefore,
-		walksBegun: [...begun],
+		walksBegun: [...begun.keys()],
 		firstRequests: firstRequests.map(({ path: list, query }) => ({ list, query })),
 		startedOver: fromStart,
 		pollsReadingBack: rereading.length,

@@ -22,6 +22,7 @@ import {
 } from '../../bench/trigger-state-report';
 
 const T0 = Date.parse('2027-03-01T12:00:00Z');
+const DAY = 86_400_000;
 const entry = (ms: number, path: string, query: Record<string, string> = {}): LogEntry => ({
 	method: 'GET',
 	path,
@@ -61,7 +62,7 @@ describe('trigger state bench: polls in the request log', () => {
 		expect(readsBack(poll(entry(0, '/v1/inspections', { ids: 'a,b' })))).toBe(false);
 		expect(readsBack(back(0))).toBe(true);
 		expect(readsBack(poll(entry(0, '/v1/contacts')))).toBe(true);
-		const ninetyDaysAgo = new Date(T0 - 90 * 86_400_000).toISOString();
+		const ninetyDaysAgo = new Date(T0 - 90 * DAY).toISOString();
 		expect(readsBack(poll(entry(0, '/v1/contacts', { updated_since: ninetyDaysAgo })))).toBe(true);
 		expect(
 			readsBack(poll(entry(0, '/v1/inspections', recent), entry(10, '/v1/inspections', nextPage))),
@@ -75,14 +76,18 @@ describe('trigger state bench: polls in the request log', () => {
 				'node:Trigger': {
 					format: 3,
 					contacts: { phase: 'live', highWaterMark: T0 },
-					inspections: { phase: 'baseline', unfinishedWalk: { nextPageCursor: 'c9' } },
+					inspections: {
+						phase: 'baseline',
+						highWaterMark: T0 - 200 * DAY,
+						unfinishedWalk: { nextPageCursor: 'c9' },
+					},
 					events: { phase: 'baseline', unfinishedWalk: { nextPageCursor: null } },
 				},
 			}),
 			cursor: null,
 		};
 		const begun = walksBegun(stored, 'Trigger');
-		expect([...begun].sort()).toEqual(['contacts', 'inspections']);
+		expect([...begun.keys()].sort()).toEqual(['contacts', 'inspections']);
 		const resumed = poll(
 			entry(0, '/v1/contacts', recent),
 			entry(10, '/v1/inspections', { cursor: 'c9' }),
@@ -92,6 +97,14 @@ describe('trigger state bench: polls in the request log', () => {
 		expect(startsOver([resumed], begun)).toBe(false);
 		expect(startsOver([resumed, poll(entry(40_000, '/v1/inspections'))], begun)).toBe(true);
 		expect(startsOver([poll(entry(0, '/v1/contacts'))], begun)).toBe(true);
+		// Its cursor refused, a walk starts again at its newest record: not over.
+		const since = (ms: number) => ({ updated_since: new Date(ms).toISOString() });
+		expect(startsOver([poll(entry(0, '/v1/inspections', since(T0 - 200 * DAY)))], begun)).toBe(
+			false,
+		);
+		expect(startsOver([poll(entry(0, '/v1/inspections', since(T0 - 300 * DAY)))], begun)).toBe(
+			true,
+		);
 		expect(
 			startsOver(
 				[poll(entry(0, '/v1/contacts'))],
