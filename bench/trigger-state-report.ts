@@ -68,6 +68,8 @@ export interface AccountFigures {
 		stored: StateFigures;
 	};
 	idle: Window[];
+	/** Idle windows again once the emits are done, minutes after n8n's start. */
+	idleLater?: Window[];
 	restart: {
 		storedBefore: StateFigures;
 		/** The lists whose walk the stored state had begun, and the first request of each list read again. */
@@ -139,6 +141,14 @@ export function printAccount(
 		`Stored after the baseline: ${describeState(baseline.stored)}`,
 		`Stored after the first emitting poll: ${describeState(account.storedAfterFirst)}`,
 		`Idle poll, n8n CPU: ${cpu.map(seconds).join(', ')} (median ${seconds(median(cpu))}); polls per minute ${account.idle.map((w) => ((w.polls * 60_000) / w.ms).toFixed(1)).join(', ')}${account.idle.some((w) => w.tasksStarted) ? `; durable tasks started per minute ${account.idle.map((w) => ((w.tasksStarted * 60_000) / w.ms).toFixed(1)).join(', ')}` : ''}`,
+		...(account.idleLater?.length
+			? [
+					`Idle poll later, n8n CPU: ${account.idleLater
+						.filter((w) => w.polls > 0)
+						.map((w) => seconds(w.cpuMs / w.polls))
+						.join(', ')}`,
+				]
+			: []),
 		`Idle poll, n8n writes: ${account.idle.map((w) => `${(w.wchar / Math.max(1, w.polls) / 1024).toFixed(1)} KB`).join(', ')} (wchar per poll)`,
 		`Unpublished, n8n CPU per 10 s: ${seconds(floorPer10s(account))}; idle poll less that: median ${seconds(median(cpu) - floorPer10s(account))}`,
 		`Emitting poll, n8n writes: wchar ${wchar.map(mb).join(', ')} (mean ${mb(mean(wchar))}); write_bytes ${written.map(mb).join(', ')}; database growth ${account.emits.map((e) => mb(e.databaseGrowth)).join(', ')}; stored generation before → after ${account.emits.map((e) => (e.generations ?? []).join('→')).join(', ')}`,

@@ -507,12 +507,14 @@ async function measureAccount(account: Account): Promise<AccountFigures> {
 	const restart = await measureRestart(account);
 	const idle = await idleWindows(account, account.settings.idleWindows);
 	const emitted = await measureEmits(account, account.settings.emits);
+	const idleLater = await idleWindows(account, account.settings.idleWindows);
 	const floor = await measureFloor(account);
 	return {
 		seed: account.seed,
 		loadAverage: [load, loadavg()[0]],
 		baseline,
 		idle,
+		idleLater,
 		restart,
 		...emitted,
 		floor,
