@@ -9,18 +9,21 @@
  * - the baseline: wall time, polls and requests (the sandbox's request log), n8n's CPU time;
  * - the state n8n stored once the baseline is done (the workflow's static data, and the durable
  *   scheduler's poll cursor), and after the first poll that emits, by resource;
+ * - a restart right after the baseline, before anything is emitted: what the next polls read
+ *   again (the part n8n did not store), and whether one read a list from before where the stored
+ *   walk stood (the baseline started over);
  * - idle polls: n8n's CPU time (its process group: main and task runner) over 60 s windows of
- *   polls that find nothing, per poll; and the same n8n with the workflow unpublished (its floor);
- * - a restart right after the baseline, with nothing changed: what the next polls read again (the
- *   part n8n did not store), and whether one read a list from its start (the baseline started over);
+ *   polls that find nothing, per poll, right after that restart and again minutes later; and the
+ *   same n8n with the workflow unpublished (its floor);
  * - polls that emit: one contact changed through the control API, the execution awaited, and the
  *   bytes n8n wrote meanwhile (/proc/<pid>/io: wchar, write_bytes; SQLite's file sizes; on
- *   Postgres its WAL and its processes' writes).
+ *   Postgres its WAL and its processes' writes), and whether the stored generation moved.
  *
  * Goals (issue 45), checked when the seeds include `large` (and `small` for the CPU ratio): the
- * stored state at most 1 MB (2^20 bytes) on the large account, whenever n8n stored it; each
- * emitting poll writes at most 2 MB; an idle poll on the large account costs n8n at most twice
- * its CPU on the small one; a restart right after the baseline does not start it over.
+ * stored state at most 1 MB (2^20 bytes) on the large account, whenever n8n stored it; an
+ * emitting poll writes at most 2 MB (the mean); an idle poll on the large account right after
+ * the restart costs n8n at most twice its CPU on the small one; a restart right after the
+ * baseline does not start it over.
  * Exits 1 when one is missed.
  *
  *   npm run bench:trigger-state                                   this checkout, small and large
@@ -28,7 +31,7 @@
  *   npm run bench:trigger-state -- --scheduler durable --seeds large
  *   npm run bench:trigger-state -- --database postgres --seeds large   (root, or postgresql installed)
  *
- * Options: --idle-windows 3, --emits 4, --out <file.json> (the figures, for the docs' tables),
+ * Options: --idle-windows 3 (each time), --emits 4, --out <file.json> (the figures, for the docs' tables),
  * --logs <folder> (keep n8n's output there).
  * About 6 minutes for the small account, 10 to 20 for the large one on 2 busy cores.
  */
