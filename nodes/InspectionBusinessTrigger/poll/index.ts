@@ -195,7 +195,8 @@ export async function runPoll(
 	for (const [index, resource] of order.entries()) {
 		const state = states[resource]!;
 		const requestsBefore = budget.requests;
-		const readsBaseline = state.phase !== 'live';
+		// Its first walk (a baseline, or the existing records) stores every record the list gives.
+		const firstWalk = state.phase !== 'live';
 		const ctx = judgeContext(resource, state, options);
 		const done = await walk({
 			...ctx,
@@ -213,7 +214,7 @@ export async function runPoll(
 			verdicts.push(
 				...(await timeMoments({ ...ctx, now: serverNow(state, options) }, source, budget, options)),
 			);
-		holdWhatIsNeeded(resource, state, ctx.needsMemory, options, readsBaseline);
+		holdWhatIsNeeded(resource, state, ctx.needsMemory, options, firstWalk);
 	}
 	const watched = order.map((resource) => states[resource]!);
 	keepWithinBudget(
@@ -286,7 +287,7 @@ const forgottenBy = (resource: Resource, now: number, options: PollOptions) => {
  * every poll (the versions past the window; as cheap as the window is small),
  * and the memories past REMEMBER_MS at most once an hour, on a poll that
  * stored something anyway: the sweep reads every held record, and an idle
- * poll leaves the state as it was. A poll that read a baseline sweeps too: it
+ * poll leaves the state as it was. A poll of the first walk sweeps too: it
  * stored every record the list gave, and on an account of years most of them
  * are long past their 90 days (let go at once, not up to an hour later).
  */
@@ -295,14 +296,14 @@ function holdWhatIsNeeded(
 	state: ResourceState,
 	memoryNeeded: boolean,
 	options: PollOptions,
-	readsBaseline: boolean,
+	firstWalk: boolean,
 ): void {
 	const now = serverNow(state, options);
 	const sweep =
 		!memoryNeeded ||
 		options.recordCap !== undefined ||
 		(state.records.changed &&
-			(readsBaseline || state.sweptAt === undefined || now - state.sweptAt >= SWEEP_EVERY_MS));
+			(firstWalk || state.sweptAt === undefined || now - state.sweptAt >= SWEEP_EVERY_MS));
 	if (!sweep) return;
 	letGo(state.records, {
 		now,
