@@ -136,20 +136,19 @@ export function startsOver(polls: Poll[], begun: Map<string, number | null>): bo
 			if (!begun.has(list) || request.query.cursor !== undefined) return false;
 			if (!requestReadsBack(request, poll.start)) return false;
 			const mark = begun.get(list) ?? null;
-			const since =
-				typeof request.query.updated_since === 'string'
-					? Date.parse(request.query.updated_since)
-					: -Infinity;
-			return mark === null || since < mark - DAY_MS;
+			return mark === null || !(sinceOf(request) >= mark - DAY_MS);
 		}),
 	);
 }
 
+/** A request's updated_since (ms); NaN when it has none. */
+const sinceOf = ({ query }: Pick<LogEntry, 'query'>) =>
+	typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : NaN;
+
 /** One list request of a poll at `pollStart` that reads more than the last two days' changes. */
-function requestReadsBack({ query }: Pick<LogEntry, 'query'>, pollStart: number): boolean {
-	if (query.ids !== undefined) return false;
-	const since = typeof query.updated_since === 'string' ? Date.parse(query.updated_since) : NaN;
-	return !(since > pollStart - 2 * DAY_MS);
+function requestReadsBack(request: Pick<LogEntry, 'query'>, pollStart: number): boolean {
+	if (request.query.ids !== undefined) return false;
+	return !(sinceOf(request) > pollStart - 2 * DAY_MS);
 }
 
 /**
@@ -268,11 +267,6 @@ export class PostgresState implements StateDatabase {
 export const bytesOf = (text: string | null) => (text === null ? 0 : Buffer.byteLength(text));
 
 /**
- * The trigger's state per stored key (contacts, inspections, events = appointments, attachments,
- * and the rest together), in bytes of JSON: from the node's static data (`node:<name>`) or the
- * cursor (the node's static data itself).
- */
-/**
  * The lists (contacts, inspections, events, attachments) whose walk the stored state had begun:
  * done with its first walk (live), or cut short with a page read.
  */
@@ -307,6 +301,11 @@ export function storedGeneration(stored: StoredState, nodeName: string): number 
 	return typeof generation === 'number' ? generation : null;
 }
 
+/**
+ * The trigger's state per stored key (contacts, inspections, events = appointments, attachments,
+ * and the rest together), in bytes of JSON: from the node's static data (`node:<name>`) or the
+ * cursor (the node's static data itself).
+ */
 export function stateParts(stored: StoredState, nodeName: string): Record<string, number> {
 	const node = storedNode(stored, nodeName);
 	const parts: Record<string, number> = {};

@@ -96,8 +96,8 @@ export const mb = (bytes: number) => `${(bytes / MB).toFixed(2)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** n8n's CPU per idle poll in each window, ms. */
-export const idleCpuPerPoll = (account: AccountFigures) =>
-	account.idle.filter((w) => w.polls > 0).map((w) => w.cpuMs / w.polls);
+export const idleCpuPerPoll = (account: AccountFigures, windows = account.idle) =>
+	windows.filter((w) => w.polls > 0).map((w) => w.cpuMs / w.polls);
 
 /** n8n's CPU per 10 s with the workflow unpublished, ms. */
 export const floorPer10s = (account: AccountFigures) =>
@@ -143,10 +143,7 @@ export function printAccount(
 		`Idle poll, n8n CPU: ${cpu.map(seconds).join(', ')} (median ${seconds(median(cpu))}); polls per minute ${account.idle.map((w) => ((w.polls * 60_000) / w.ms).toFixed(1)).join(', ')}${account.idle.some((w) => w.tasksStarted) ? `; durable tasks started per minute ${account.idle.map((w) => ((w.tasksStarted * 60_000) / w.ms).toFixed(1)).join(', ')}` : ''}`,
 		...(account.idleLater?.length
 			? [
-					`Idle poll later, n8n CPU: ${account.idleLater
-						.filter((w) => w.polls > 0)
-						.map((w) => seconds(w.cpuMs / w.polls))
-						.join(', ')}`,
+					`Idle poll later, n8n CPU: ${idleCpuPerPoll(account, account.idleLater).map(seconds).join(', ')}`,
 				]
 			: []),
 		`Idle poll, n8n writes: ${account.idle.map((w) => `${(w.wchar / Math.max(1, w.polls) / 1024).toFixed(1)} KB`).join(', ')} (wchar per poll)`,

@@ -31,8 +31,8 @@
  *   npm run bench:trigger-state -- --scheduler durable --seeds large
  *   npm run bench:trigger-state -- --database postgres --seeds large   (root, or postgresql installed)
  *
- * Options: --idle-windows 3 (each time), --emits 4, --out <file.json> (the figures, for the docs' tables),
- * --logs <folder> (keep n8n's output there).
+ * Options: --idle-windows 3 (each time), --emits 4, --out <file.json> (the figures, for the docs'
+ * tables), --logs <folder> (keep n8n's output there).
  * About 6 minutes for the small account, 10 to 20 for the large one on 2 busy cores.
  */
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -267,8 +267,11 @@ async function awaitBaseline(account: Account, from: number, timeoutMs = 30 * MI
 	);
 }
 
-async function storedState(account: Account): Promise<StateFigures> {
-	const stored = await account.database.stored(WORKFLOW);
+async function storedState(
+	account: Account,
+	stored?: Awaited<ReturnType<StateDatabase['stored']>>,
+): Promise<StateFigures> {
+	stored ??= await account.database.stored(WORKFLOW);
 	return {
 		staticDataBytes: bytesOf(stored.staticData),
 		cursorBytes: bytesOf(stored.cursor),
@@ -368,18 +371,18 @@ async function untilIdle(account: Account, from: number, timeoutMs = 30 * MINUTE
 
 /** Stops n8n right after the baseline (nothing changed since) and starts it again: does it start over? */
 async function measureRestart(account: Account) {
-	const storedBefore = await storedState(account);
-	const begun = walksBegun(await account.database.stored(WORKFLOW), TRIGGER);
+	const stored = await account.database.stored(WORKFLOW);
+	const storedBefore = await storedState(account, stored);
+	const begun = walksBegun(stored, TRIGGER);
 	await account.server!.stop();
 	const restartedAt = Date.now();
 	await startN8n(account, false);
 	const rereading = (await untilIdle(account, restartedAt)).filter(readsBack);
 	const fromStart = startsOver(rereading, begun);
-	const firstRequests = rereading.flatMap((poll) =>
-		poll.requests.filter(
-			(request, i) => poll.requests.findIndex((other) => other.path === request.path) === i,
-		),
-	);
+	const listsSeen = new Set<string>();
+	const firstRequests = rereading
+		.flatMap((poll) => poll.requests)
+		.filter(({ path: list }) => !listsSeen.has(list) && listsSeen.add(list));
 	return {
 		storedBefore,
 		walksBegun: [...begun.keys()],
