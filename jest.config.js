@@ -1,8 +1,9 @@
 /**
  * Three projects. `unit`: everything that needs no n8n install and no browser
- * (`npm run test:unit`, three workers: its files wait on timers at times, so a third overlaps them). `heavy`: slow, slow-changing checks kept
- * out of the fast lane (`npm run test:heavy`). `e2e`: the real-n8n project, when
- * present. `npm test` runs all three, side by side (scripts/test.ts).
+ * (`npm run test:unit`, three workers: its files wait on timers at times, so a
+ * third overlaps them). `heavy`: slow, slow-changing checks kept out of the
+ * fast lane (`npm run test:heavy`). `e2e`: the real-n8n project, when present.
+ * `npm test` runs all three, side by side (scripts/test.ts).
  */
 const fs = require('node:fs');
 const path = require('node:path');

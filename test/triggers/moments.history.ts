@@ -449,6 +449,9 @@ const reminders: fc.Arbitrary<History> = fc.record({
 /** The seed of the fixed histories `npm test` checks (moments.model.test.ts, moments.knockout.test.ts). */
 export const FIXED_SEED = 3;
 
+/** How many histories those tests draw: 150, or MOMENTS_MODEL_RUNS (a bench's long run). */
+export const MODEL_RUNS = Number(process.env.MOMENTS_MODEL_RUNS ?? 150);
+
 export const historyArbitrary: fc.Arbitrary<History> = fc.oneof(
 	{ weight: 2, arbitrary: wholeBusiness },
 	{ weight: 2, arbitrary: fewInspections },

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 
 import { EVENT_ROWS } from '../../nodes/InspectionBusinessTrigger/catalog';
-import { FIXED_SEED, historyArbitrary, runHistory } from './moments.history';
+import { FIXED_SEED, historyArbitrary, MODEL_RUNS, runHistory } from './moments.history';
 
 type MutableRow = Record<string, unknown> & { value: string; once?: Record<string, unknown> };
 const rows = EVENT_ROWS as unknown as MutableRow[];
@@ -57,15 +57,13 @@ const KNOCKOUTS: Knockout[] = rows.flatMap((row) => [
 		: []),
 ]);
 
-const NUM_RUNS = Number(process.env.MOMENTS_MODEL_RUNS ?? 150);
-
 /** Whether some history, of the model test's, shows the trigger off its contract. */
 async function disagreementFound(): Promise<boolean> {
 	const result = await fc.check(
 		fc.asyncProperty(historyArbitrary, async (history) => {
 			await runHistory(history);
 		}),
-		{ numRuns: NUM_RUNS, seed: FIXED_SEED, endOnFailure: true },
+		{ numRuns: MODEL_RUNS, seed: FIXED_SEED, endOnFailure: true },
 	);
 	return result.failed;
 }

@@ -12,12 +12,17 @@
  */
 import fc from 'fast-check';
 
-import { type Coverage, FIXED_SEED, historyArbitrary, runHistory } from './moments.history';
+import {
+	type Coverage,
+	FIXED_SEED,
+	historyArbitrary,
+	MODEL_RUNS,
+	runHistory,
+} from './moments.history';
 import { ALL_EVENTS } from './moments.model';
 
 const HOUR = 3_600_000;
 
-const NUM_RUNS = Number(process.env.MOMENTS_MODEL_RUNS ?? 150);
 const SEED_SETTING = process.env.MOMENTS_MODEL_SEED ?? String(FIXED_SEED);
 const SEED = SEED_SETTING === 'random' ? undefined : Number(SEED_SETTING);
 
@@ -109,7 +114,7 @@ const RARE_CASES = [
 ];
 
 test(
-	`the trigger emits exactly the moments of the contract (${NUM_RUNS} histories)`,
+	`the trigger emits exactly the moments of the contract (${MODEL_RUNS} histories)`,
 	async () => {
 		const totals: Coverage = {};
 		let runs = 0;
@@ -119,7 +124,7 @@ test(
 				runs++;
 				for (const [what, n] of Object.entries(coverage)) totals[what] = (totals[what] ?? 0) + n;
 			}),
-			{ numRuns: NUM_RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+			{ numRuns: MODEL_RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
 		);
 		const reach = Object.entries(totals)
 			.sort(([a], [b]) => (a < b ? -1 : 1))
@@ -129,7 +134,7 @@ test(
 		);
 		// The histories must reach what the contract is about, in proportion to their number.
 		const reached = (what: string, per150: number) =>
-			(totals[what] ?? 0) >= Math.floor((per150 * NUM_RUNS) / 150);
+			(totals[what] ?? 0) >= Math.floor((per150 * MODEL_RUNS) / 150);
 		const short = [
 			...ALL_EVENTS.filter((event) => !reached(event, EACH_EVENT)),
 			...CASES.filter((what) => !reached(what, 1)),
@@ -137,7 +142,7 @@ test(
 		];
 		expect(short).toEqual([]);
 	},
-	Math.max(120_000, NUM_RUNS * 300),
+	Math.max(120_000, MODEL_RUNS * 300),
 );
 
 // Too rare for the generated histories to reach in proportion: told as one history.
